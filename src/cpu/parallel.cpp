@@ -1,0 +1,139 @@
+#include "cpu/parallel.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace streamvision::cpu {
+
+namespace {
+
+// A fixed pool. One parallel_for runs at a time (others, and nested calls from inside a task,
+// run inline on their own thread): simple, and two CPU ops in two threads still both progress.
+class Pool {
+ public:
+  explicit Pool(int workers) {
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  bool try_run(std::int64_t tasks, const std::function<void(std::int64_t)>& task) {
+    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+    if (!busy.owns_lock() || in_worker_) return false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      task_ = &task;
+      total_ = tasks;
+      next_ = 0;
+      done_ = 0;
+      error_ = nullptr;
+      ++generation_;
+    }
+    wake_.notify_all();
+    drain();
+    std::unique_lock<std::mutex> lock(mutex_);
+    finished_.wait(lock, [this] { return done_ == total_; });
+    task_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+    return true;
+  }
+
+ private:
+  // Claims and runs tasks until none is left.
+  void drain() {
+    for (;;) {
+      std::int64_t index;
+      const std::function<void(std::int64_t)>* task;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (task_ == nullptr || next_ >= total_) return;
+        index = next_++;
+        task = task_;
+      }
+      try {
+        (*task)(index);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (++done_ == total_) finished_.notify_all();
+    }
+  }
+
+  void work() {
+    in_worker_ = true;
+    std::uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+        if (stopping_) return;
+        seen = generation_;
+      }
+      drain();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex busy_;
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  const std::function<void(std::int64_t)>* task_ = nullptr;
+  std::int64_t total_ = 0, next_ = 0, done_ = 0;
+  std::uint64_t generation_ = 0;
+  std::exception_ptr error_;
+  bool stopping_ = false;
+  static thread_local bool in_worker_;
+};
+
+thread_local bool Pool::in_worker_ = false;
+
+Pool& pool() {
+  static Pool instance(num_threads() - 1);
+  return instance;
+}
+
+}  // namespace
+
+int num_threads() {
+  static const int n = [] {
+    if (const char* env = std::getenv("STREAMVISION_NUM_THREADS")) {
+      const int v = std::atoi(env);
+      if (v > 0) return v;
+    }
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  }();
+  return n;
+}
+
+void parallel_for(std::int64_t n, std::int64_t grain,
+                  const std::function<void(std::int64_t begin, std::int64_t end)>& body) {
+  if (n <= 0) return;
+  grain = std::max<std::int64_t>(grain, 1);
+  const std::int64_t tasks = std::min<std::int64_t>((n + grain - 1) / grain, num_threads() * 4);
+  if (tasks <= 1 || num_threads() == 1) {
+    body(0, n);
+    return;
+  }
+  const std::int64_t per_task = (n + tasks - 1) / tasks;
+  const std::function<void(std::int64_t)> task = [&](std::int64_t t) {
+    const std::int64_t begin = t * per_task;
+    const std::int64_t end = std::min(n, begin + per_task);
+    if (begin < end) body(begin, end);
+  };
+  if (!pool().try_run(tasks, task)) body(0, n);
+}
+
+}  // namespace streamvision::cpu

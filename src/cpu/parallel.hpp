@@ -1,0 +1,16 @@
+// Internal: the CPU engine's thread pool. parallel_for splits [0, n) into contiguous ranges
+// of at least `grain` items and runs them on the pool and the calling thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace streamvision::cpu {
+
+// Threads used by CPU kernels: STREAMVISION_NUM_THREADS if set, else the hardware's count.
+int num_threads();
+
+void parallel_for(std::int64_t n, std::int64_t grain,
+                  const std::function<void(std::int64_t begin, std::int64_t end)>& body);
+
+}  // namespace streamvision::cpu

@@ -1,0 +1,119 @@
+// Layout conversion and copies, within and across devices.
+#include "streamvision/functional/layout.hpp"
+
+#include <string>
+
+#include "functional/op_context.hpp"
+#include "streamvision/core/error.hpp"
+
+#if SV_WITH_CUDA
+#include "core/cuda_check.hpp"
+#endif
+
+SV_DEFINE_KERNEL_TABLE(streamvision::ops::Copy)
+
+namespace streamvision {
+
+namespace {
+
+void check_same_shape(const char* op, const Tensor& dst, const Tensor& src) {
+  if (!dst.defined() || !src.defined()) throw Error(ErrorKind::Type, op, "src", "defined tensors", "an undefined tensor");
+  if (!(Dims(dst.shape()) == Dims(src.shape())) || dst.dtype() != src.dtype()) {
+    throw Error(ErrorKind::Value, op, "src", "shape " + Dims(dst.shape()).str() + " and dtype " + dtype_name(dst.dtype()),
+                "shape " + Dims(src.shape()).str() + " and dtype " + dtype_name(src.dtype()));
+  }
+}
+
+// Same-device copy through the registered kernel.
+void copy_same_device(const Tensor& dst, const Tensor& src, const Stream& stream) {
+  if (dst.numel() == 0) return;
+  kernel_table<ops::Copy>().get(src.device(), src.dtype())(src, dst, stream);
+}
+
+// A dense tensor on src's device holding src's elements in the dim order of `order_like`,
+// so that a plain memcpy of its span can land in a tensor with those strides.
+Tensor dense_in_order(const Tensor& src, const Tensor& order_like, const Stream& stream) {
+  const Dims shape(src.shape());
+  const Dims strides = dense_strides_like(shape, order_like.strides());
+  if (Dims(src.strides()) == strides) return src;
+  Tensor staged = empty_strided(shape, strides, src.dtype(), src.device(), stream);
+  copy_same_device(staged, src, stream);
+  return staged;
+}
+
+}  // namespace
+
+namespace functional {
+
+Tensor convert_layout(const Tensor& image, MemoryFormat format, const std::optional<Stream>& stream) {
+  detail::check_image("convert_layout", image, format == MemoryFormat::ChannelsLast ? 3 : 0);
+  if (format == MemoryFormat::Preserve) {
+    throw Error(ErrorKind::Value, "convert_layout", "format", "Contiguous or ChannelsLast", "Preserve");
+  }
+  if (format == MemoryFormat::Contiguous ? image.is_contiguous() : image.is_channels_last()) return image;
+  const auto kernel = kernel_table<ops::Copy>().get(image.device(), image.dtype());
+  const Stream on = detail::op_stream("convert_layout", image, stream);
+  Tensor out = empty(Dims(image.shape()), image.dtype(), image.device(), format, on);
+  if (out.numel() > 0) kernel(image, out, on);
+  return out;
+}
+
+}  // namespace functional
+
+void copy_(const Tensor& dst, const Tensor& src, const std::optional<Stream>& stream) {
+  check_same_shape("copy_", dst, src);
+  if (dst.device() == src.device()) {
+    copy_same_device(dst, src, detail::op_stream("copy_", src, stream));
+    return;
+  }
+  if (dst.numel() == 0) return;
+#if SV_WITH_CUDA
+  // The CUDA side's stream orders the transfer (for CUDA -> CUDA, the destination's).
+  const Device cuda_side = dst.device().is_cuda() ? dst.device() : src.device();
+  const Stream on = stream ? *stream : Stream::current(cuda_side.index);
+  if (!on.is_valid() || on.device_index() != cuda_side.index) {
+    throw Error(ErrorKind::Value, "copy_", "stream", "a stream on " + cuda_side.str(), "another device's stream");
+  }
+  // Stage src densely in dst's dim order, memcpy the span, then scatter into dst if dst is
+  // not dense itself.
+  const bool dst_dense = dst.is_non_overlapping_and_dense();
+  const Stream src_stream = src.device().is_cuda() ? (src.device() == cuda_side ? on : Stream::current(src.device().index)) : Stream();
+  const Tensor staged_src = dense_in_order(src, dst, src_stream);
+  const Dims shape(dst.shape());
+  const Dims strides = dense_strides_like(shape, dst.strides());
+  const Tensor landing = dst_dense ? dst : empty_strided(shape, strides, dst.dtype(), dst.device(),
+                                                          dst.device().is_cuda() ? std::optional<Stream>(on) : std::nullopt);
+  detail::CudaDeviceGuard guard(on.device_index());
+  if (src.device().is_cuda() && dst.device().is_cuda()) {
+    // Order the destination stream after the staging work on the source device.
+    on.wait(src_stream);
+    SV_CUDA_CHECK(cudaMemcpyPeerAsync(landing.data(), dst.device().index, staged_src.data(), src.device().index,
+                                      staged_src.nbytes(), on.handle()),
+                  "copy_");
+    // The staging buffer is freed on the source stream: keep that after the transfer.
+    src_stream.wait(on);
+  } else {
+    const cudaMemcpyKind kind = dst.device().is_cuda() ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    SV_CUDA_CHECK(cudaMemcpyAsync(landing.data(), staged_src.data(), staged_src.nbytes(), kind, on.handle()), "copy_");
+    if (dst.device().is_cpu()) on.synchronize();  // the host reads dst next: wait for the transfer
+  }
+  if (!dst_dense) copy_same_device(dst, landing, dst.device().is_cuda() ? on : Stream());
+#else
+  (void)stream;
+  throw Error(ErrorKind::Runtime, "copy_", "dst", "a device this build supports",
+              dst.device().str() + " / " + src.device().str() + " (streamvision was built without CUDA)");
+#endif
+}
+
+Tensor to_device(const Tensor& t, Device device, const std::optional<Stream>& stream) {
+  if (!t.defined()) throw Error(ErrorKind::Type, "to_device", "t", "a tensor", "an undefined tensor");
+  if (t.device() == device) return t;
+  const Dims shape(t.shape());
+  std::optional<Stream> alloc_stream;
+  if (device.is_cuda()) alloc_stream = stream ? stream : std::optional<Stream>(Stream::current(device.index));
+  Tensor out = empty_strided(shape, dense_strides_like(shape, t.strides()), t.dtype(), device, alloc_stream);
+  copy_(out, t, stream);
+  return out;
+}
+
+}  // namespace streamvision

@@ -1,0 +1,57 @@
+#include "streamvision/functional/normalize.hpp"
+
+#include <string>
+
+#include "functional/op_context.hpp"
+
+SV_DEFINE_KERNEL_TABLE(streamvision::ops::Normalize)
+
+namespace streamvision::functional {
+
+namespace {
+
+std::string join(const std::vector<double>& v) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+  return out + "]";
+}
+
+// Broadcast 1 value to C channels, or check there are exactly C values.
+std::vector<double> per_channel(const std::vector<double>& values, std::int64_t channels, const char* argument) {
+  if (values.size() == 1) return std::vector<double>(static_cast<std::size_t>(channels), values[0]);
+  if (static_cast<std::int64_t>(values.size()) != channels) {
+    throw Error(ErrorKind::Value, "normalize", argument,
+                "1 or " + std::to_string(channels) + " values (one per channel)", join(values));
+  }
+  return values;
+}
+
+}  // namespace
+
+Tensor normalize(const Tensor& image, const std::vector<double>& mean, const std::vector<double>& std, bool inplace,
+                 const std::optional<Stream>& stream) {
+  detail::check_image("normalize", image, 0);
+  if (!is_floating_point(image.dtype())) {
+    throw Error(ErrorKind::Type, "normalize", "image", "a float tensor (float16, bfloat16, float32, float64)",
+                dtype_name(image.dtype()));
+  }
+  detail::check_image("normalize", image, 3);
+  for (double s : std) {
+    if (s == 0.0) throw Error(ErrorKind::Value, "normalize", "std", "non-zero values (std evaluated to zero, leading to division by zero)", join(std));
+  }
+  const std::int64_t channels = image.size(-3);
+  if (channels > ops::Normalize::kMaxChannels) {
+    throw Error(ErrorKind::Value, "normalize", "image",
+                "at most " + std::to_string(ops::Normalize::kMaxChannels) + " channels (parameters travel in the kernel arguments)",
+                std::to_string(channels) + " channels");
+  }
+  const std::vector<double> m = per_channel(mean, channels, "mean");
+  const std::vector<double> s = per_channel(std, channels, "std");
+  const auto kernel = kernel_table<ops::Normalize>().get(image.device(), image.dtype());
+  const Stream on = detail::op_stream("normalize", image, stream);
+  Tensor out = inplace ? image : empty_like(image, std::nullopt, on);
+  if (out.numel() > 0) kernel(image, out, m, s, on);
+  return out;
+}
+
+}  // namespace streamvision::functional

@@ -1,0 +1,30 @@
+// Internal: the per-element math of normalize, (x - mean[c]) / std[c] computed like PyTorch's
+// image.sub(mean).div_(std): mean and std are first rounded to the image dtype, the
+// subtraction result is materialised in the image dtype, then divided (a true division).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/cast.hpp"
+
+namespace streamvision::kernels {
+
+// Per-channel parameters travel by value in the kernel arguments; Capacity bounds the channels.
+template <class T, int Capacity>
+struct NormalizeOp {
+  static constexpr bool kUsesChannel = true;
+  opmath_t<T> mean[Capacity];
+  opmath_t<T> stdev[Capacity];
+
+  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t c) const {
+    const opmath_t<T> centered = round_to<T>(to_opmath(x) - mean[c]);
+    const opmath_t<T> v = centered / stdev[c];
+    if constexpr (is_half_like<T>) {
+      return T(v);
+    } else {
+      return v;
+    }
+  }
+};
+
+}  // namespace streamvision::kernels
