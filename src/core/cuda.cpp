@@ -44,6 +44,15 @@ void cuda_set_device(int device) {
   SV_CUDA_CHECK(cudaSetDevice(device), "cuda_set_device");
 }
 
+int cuda_device_of_pointer(const void* ptr) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, ptr) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged ? attributes.device : -1;
+}
+
 namespace detail {
 
 void throw_cuda_error(cudaError_t error, const char* call, const char* op) {
@@ -89,6 +98,7 @@ int cuda_current_device() { return 0; }
 void cuda_set_device(int) {
   throw Error(ErrorKind::Runtime, "cuda_set_device", "streamvision was built without CUDA");
 }
+int cuda_device_of_pointer(const void*) { return -1; }
 
 #endif
 

@@ -56,6 +56,12 @@ Stream Stream::current(int device) {
   return Stream(nullptr, device, nullptr);
 }
 
+Stream guard_stream(int device) {
+  device = resolve_device(device);
+  if (static_cast<std::size_t>(device) < t_guard_stream.size()) return t_guard_stream[device];
+  return Stream();
+}
+
 void set_current_stream_provider(CurrentStreamProvider provider, void* context) {
   g_provider.store(provider ? new Provider{provider, context} : nullptr, std::memory_order_release);
 }

@@ -5,9 +5,11 @@
 //  * float <-> float: through float for the 16-bit types (c10::Half has only a float
 //    constructor, so double -> half rounds twice, as in PyTorch), round to nearest even.
 //  * int -> float: int -> float (or double) rounding to nearest even, then to 16 bits.
-//  * float -> int: truncation toward zero. PyTorch leaves out-of-range values undefined (and
-//    CPU and GPU differ); we define them: NaN -> 0, saturate to int64, then wrap to the target
-//    width, which is what PyTorch's uint8 path and x86 give for every in-range-of-int32 value.
+//  * float -> int: truncation toward zero. C++ leaves out-of-range values undefined and
+//    PyTorch's CPU and CUDA builds differ there; we define them as PyTorch on x86 CPUs gives
+//    them, on both engines: targets narrower than 32 bits and int32 convert through int32,
+//    uint8 and int64 through int64 (PyTorch's uint8 path), and NaN or a value out of the range
+//    of that intermediate becomes its minimum (x86's "integer indefinite"), then wraps.
 //  * int -> int: two's complement wrap.
 #pragma once
 
@@ -40,10 +42,14 @@ SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> to_opmath(T x) {
 
 template <class F>
 SV_HOST_DEVICE SV_FORCE_INLINE std::int64_t float_to_int64(F v) {
-  if (!(v == v)) return 0;
-  if (v >= static_cast<F>(9.2233720368547758e18)) return INT64_MAX;
-  if (v <= static_cast<F>(-9.2233720368547758e18)) return INT64_MIN;
+  if (!(v >= static_cast<F>(-9.2233720368547758e18) && v < static_cast<F>(9.2233720368547758e18))) return INT64_MIN;
   return static_cast<std::int64_t>(v);
+}
+
+template <class F>
+SV_HOST_DEVICE SV_FORCE_INLINE std::int32_t float_to_int32(F v) {
+  if (!(v >= static_cast<F>(-2147483648.0) && v < static_cast<F>(2147483648.0))) return INT32_MIN;
+  return static_cast<std::int32_t>(v);
 }
 
 template <class Out, class In>
@@ -74,7 +80,12 @@ SV_HOST_DEVICE SV_FORCE_INLINE Out cast(In x) {
   } else if constexpr (std::is_floating_point_v<Out>) {
     return static_cast<Out>(x);  // int -> float/double, float <-> double
   } else if constexpr (std::is_floating_point_v<In>) {
-    return static_cast<Out>(float_to_int64(x));  // float -> int: truncate, saturate, wrap
+    // float -> int: truncate; out of range as x86 PyTorch (see the header comment); wrap.
+    if constexpr (std::is_same_v<Out, std::uint8_t> || std::is_same_v<Out, std::int64_t>) {
+      return static_cast<Out>(float_to_int64(x));
+    } else {
+      return static_cast<Out>(float_to_int32(x));
+    }
   } else {
     return static_cast<Out>(x);  // int -> int: wrap
   }

@@ -17,8 +17,8 @@ double as_double(T x) {
   else return static_cast<double>(x);
 }
 
-// PyTorch's Tensor.to(dtype) with out-of-range float->int defined as: NaN 0, truncate,
-// saturate to int64, wrap to the target width.
+// PyTorch's Tensor.to(dtype) as x86 CPUs compute it: truncate through int64 (uint8, int64) or
+// int32 (the other integers); NaN and out-of-range values give the intermediate's minimum.
 template <class Out, class In>
 Out ref_cast(In x) {
   if constexpr (std::is_same_v<Out, In>) return x;
@@ -31,10 +31,11 @@ Out ref_cast(In x) {
   } else if constexpr (kFloat<In>) {
     const double d = std::trunc(as_double(x));
     std::int64_t i;
-    if (std::isnan(d)) i = 0;
-    else if (d >= 9223372036854775807.0) i = INT64_MAX;
-    else if (d <= -9223372036854775808.0) i = INT64_MIN;
-    else i = static_cast<std::int64_t>(d);
+    if (std::is_same_v<Out, std::uint8_t> || std::is_same_v<Out, std::int64_t>) {
+      i = (std::isnan(d) || d >= 9223372036854775808.0 || d < -9223372036854775808.0) ? INT64_MIN : static_cast<std::int64_t>(d);
+    } else {
+      i = (std::isnan(d) || d >= 2147483648.0 || d < -2147483648.0) ? INT32_MIN : static_cast<std::int64_t>(d);
+    }
     return static_cast<Out>(static_cast<std::uint64_t>(i));  // modular
   } else {
     return static_cast<Out>(x);
@@ -155,6 +156,9 @@ TEST(ToDtype, KnownValues) {
   EXPECT_EQ(one(2.7f, DType::Float32, DType::UInt8, false), 2.0);
   EXPECT_EQ(one(-2.7f, DType::Float32, DType::Int8, false), -2.0);
   EXPECT_EQ(one(300.0f, DType::Float32, DType::UInt8, false), 44.0);  // wraps like PyTorch's uint8
+  EXPECT_EQ(one(3e9f, DType::Float32, DType::Int16, false), 0.0);      // int32 indefinite, truncated
+  EXPECT_EQ(one(3e9f, DType::Float32, DType::Int64, false), 3e9);
+  EXPECT_EQ(one(Half(0.5f), DType::Float16, DType::Int32, true), -2147483648.0);  // inf in float16
   EXPECT_EQ(one(std::int32_t{7}, DType::Int32, DType::Bool, false), 1.0);
   EXPECT_EQ(one(true, DType::Bool, DType::Float32, true), 1.0);
   EXPECT_EQ(one(0.25f, DType::Float32, DType::Bool, true), 1.0);

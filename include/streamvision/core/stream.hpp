@@ -116,6 +116,11 @@ using CurrentStreamProvider = bool (*)(void* context, int device, StreamHandle* 
 void set_current_stream_provider(CurrentStreamProvider provider, void* context);
 CurrentStreamProvider current_stream_provider();
 
+// The stream of this thread's innermost live StreamGuard for `device` (-1: the current
+// device), or an invalid Stream when no guard is active. Bindings use it to let a guard win over
+// the stream of the framework an input came from.
+Stream guard_stream(int device = -1);
+
 // The stream of this thread's most recent CUDA kernel launch by the library (invalid before
 // the first). For tests and debugging: it shows where an op actually ran.
 Stream last_launch_stream();

@@ -1,0 +1,31 @@
+// streamvision._C: the compiled half of the Python package.
+#include "bindings.hpp"
+
+namespace svpy {
+namespace {
+
+void translate(const std::exception_ptr& p, void*) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const Error& e) {
+    switch (e.kind()) {
+      case ErrorKind::Type: PyErr_SetString(PyExc_TypeError, e.what()); break;
+      case ErrorKind::Value: PyErr_SetString(PyExc_ValueError, e.what()); break;
+      case ErrorKind::NotImplemented: PyErr_SetString(PyExc_NotImplementedError, e.what()); break;
+      case ErrorKind::Runtime: PyErr_SetString(PyExc_RuntimeError, e.what()); break;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace svpy
+
+NB_MODULE(_C, m) {
+  using namespace svpy;
+  m.doc() = "streamvision's compiled core: tensors, streams and image ops on the caller's current CUDA stream.";
+  nb::register_exception_translator(&translate);
+  bind_dtypes(m);
+  bind_streams(m);
+  bind_tensor(m);
+  bind_core_ops(m);
+}

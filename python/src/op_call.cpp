@@ -1,0 +1,181 @@
+#include "op_call.hpp"
+
+#include <nanobind/stl/string.h>
+
+#include <numeric>
+#include <string>
+
+namespace svpy {
+
+namespace {
+
+// Output memory from PyTorch's allocator, held until handed to PyTorch as the result.
+struct ManagedState {
+  dl::ManagedTensorVersioned* mt = nullptr;
+  bool released = false;  // ownership moved to a torch.Tensor
+  int rank = 0;
+  int order[kMaxRank] = {};  // memory order: order[i] is the logical dim at memory position i
+};
+
+struct ManagedOwner {
+  std::shared_ptr<ManagedState> state;
+  void operator()(void*) const {
+    if (!state->released && state->mt->deleter) state->mt->deleter(state->mt);
+  }
+};
+
+struct ErrorSink {
+  std::string message;
+};
+
+void collect_error(void* ctx, const char* kind, const char* message) {
+  auto* sink = static_cast<ErrorSink*>(ctx);
+  sink->message = std::string(kind ? kind : "Error") + ": " + (message ? message : "");
+}
+
+bool same_view(const Tensor& a, const Tensor& b) {
+  return a.data() == b.data() && a.dtype() == b.dtype() && Dims(a.shape()) == Dims(b.shape()) &&
+         Dims(a.strides()) == Dims(b.strides()) && a.device() == b.device();
+}
+
+// Converts a result for inputs that came through DLPack, the CUDA Array Interface or buffers.
+nb::object convert_like(nb::handle input, nb::object pytensor) {
+  nb::object module = nb::borrow(reinterpret_cast<PyObject*>(Py_TYPE(input.ptr()))).attr("__module__");
+  const std::string name = nb::isinstance<nb::str>(module) ? nb::cast<std::string>(module) : "";
+  const std::string root = name.substr(0, name.find('.'));
+  if (root == "numpy") return nb::module_::import_("numpy").attr("from_dlpack")(pytensor);
+  if (root == "cupy") return nb::module_::import_("cupy").attr("from_dlpack")(pytensor);
+  if (root == "jax" || root == "jaxlib") return nb::module_::import_("jax.dlpack").attr("from_dlpack")(pytensor);
+  return pytensor;
+}
+
+}  // namespace
+
+// Allocates op outputs with PyTorch's caching allocator (through the exchange API) when the op
+// runs on PyTorch's current stream, so results belong to torch and need no record_stream. On
+// any other stream, memory comes from streamvision's stream-ordered allocator on that stream.
+class TorchOutputFactory final : public TensorFactory {
+ public:
+  TorchOutputFactory(const dl::ExchangeAPI* api, bool use_torch) : api_(api), use_torch_(use_torch) {}
+
+  Tensor empty_strided(const Dims& shape, const Dims& strides, DType dtype, Device device, const Stream& stream) override {
+    const int rank = shape.size();
+    auto state = std::make_shared<ManagedState>();
+    state->rank = rank;
+    std::iota(state->order, state->order + rank, 0);
+    std::stable_sort(state->order, state->order + rank, [&](int a, int b) { return strides[a] > strides[b]; });
+    // PyTorch allocates contiguous tensors: ask for the memory-order shape, which gives
+    // exactly the requested dense strides; anything else goes to our allocator.
+    std::int64_t mem_shape[kMaxRank];
+    std::int64_t running = 1;
+    bool dense = true;
+    for (int i = rank - 1; i >= 0; --i) {
+      const int d = state->order[i];
+      mem_shape[i] = shape[d];
+      if (shape[d] != 1 && strides[d] != running) dense = false;
+      running *= std::max<std::int64_t>(shape[d], 1);
+    }
+    if (!use_torch_ || !dense) {
+      TensorFactoryScope ours(nullptr);
+      return streamvision::empty_strided(shape, strides, dtype, device, stream);
+    }
+    dl::Tensor prototype{};
+    prototype.device = device.is_cuda() ? dl::Device{dl::kCUDA, device.index} : dl::Device{dl::kCPU, 0};
+    prototype.ndim = rank;
+    prototype.dtype = dtype_to_dlpack(dtype);
+    prototype.shape = mem_shape;
+    ErrorSink sink;
+    if (api_->managed_tensor_allocator(&prototype, &state->mt, &sink, &collect_error) != 0 || state->mt == nullptr) {
+      throw Error(ErrorKind::Runtime, "allocate", "PyTorch could not allocate the output: " + sink.message);
+    }
+    void* data = static_cast<char*>(state->mt->dl_tensor.data) + state->mt->dl_tensor.byte_offset;
+    std::shared_ptr<void> owner(data, ManagedOwner{state});
+    return from_blob(data, shape, strides, dtype, device, std::move(owner));
+  }
+
+  nb::object to_torch(const Tensor& out) {
+    if (auto* del = std::get_deleter<ManagedOwner>(out.owner())) {
+      ManagedState& state = *del->state;
+      void* base = static_cast<char*>(state.mt->dl_tensor.data) + state.mt->dl_tensor.byte_offset;
+      if (base == out.data() && state.rank == out.dim() && !state.released) {
+        state.released = true;
+        PyObject* obj = nullptr;
+        if (api_->managed_tensor_to_py_object_no_sync(state.mt, reinterpret_cast<void**>(&obj)) != 0) throw nb::python_error();
+        nb::object result = nb::steal(obj);
+        bool identity = true;
+        int inverse[kMaxRank];
+        for (int i = 0; i < state.rank; ++i) {
+          inverse[state.order[i]] = i;
+          identity = identity && state.order[i] == i;
+        }
+        if (identity) return result;
+        nb::list dims;
+        for (int d = 0; d < state.rank; ++d) dims.append(inverse[d]);
+        return result.attr("permute")(*nb::tuple(dims));
+      }
+    }
+    // Memory that is not PyTorch's (another stream's allocation, a view): PyTorch wraps it and
+    // calls our deleter when done.
+    dl::ManagedTensorVersioned* mt = export_versioned(out);
+    PyObject* obj = nullptr;
+    if (api_->managed_tensor_to_py_object_no_sync(mt, reinterpret_cast<void**>(&obj)) != 0) {
+      mt->deleter(mt);
+      throw nb::python_error();
+    }
+    return nb::steal(obj);
+  }
+
+ private:
+  const dl::ExchangeAPI* api_;
+  bool use_torch_;
+};
+
+OpCall::OpCall(const char* op, nb::handle input, nb::handle stream, const char* argument) : op_(op), input_obj_(input) {
+  std::optional<Stream> explicit_stream;
+  if (!stream.is_none()) explicit_stream = stream_from_py(stream);
+  imported_ = import_tensor(input, op, argument, explicit_stream);
+  const Device device = imported_.tensor.device();
+  if (device.is_cuda()) {
+    if (explicit_stream) {
+      stream_ = explicit_stream;
+    } else if (imported_.origin == Origin::DLPack || imported_.origin == Origin::CudaArrayInterface) {
+      stream_ = imported_.ready;  // the stream named to the producer during import
+    } else {
+      stream_ = op_stream_for(input, imported_.origin, device.index);
+    }
+    // Our own tensors: order the op after the work that produced the input.
+    if (imported_.origin == Origin::StreamVision && imported_.ready.is_valid() && !(imported_.ready == *stream_)) {
+      stream_->wait(imported_.ready);
+    }
+  }
+  if (imported_.origin == Origin::Torch) {
+    bool use_torch = true;
+    if (device.is_cuda()) {
+      const std::optional<Stream> torch_stream = torch_current_stream(imported_.api, device.index);
+      use_torch = torch_stream && *torch_stream == *stream_;
+      if (!use_torch) {
+        // The input may be freed by PyTorch while the op still reads it on another stream:
+        // tell PyTorch's allocator about that use, as torch.Tensor.record_stream does.
+        nb::object torch_stream_obj = nb::module_::import_("torch").attr("cuda").attr("ExternalStream")(
+            reinterpret_cast<std::uintptr_t>(stream_->handle()), nb::arg("device") = device.index);
+        input.attr("record_stream")(torch_stream_obj);
+      }
+    }
+    factory_ = std::make_unique<TorchOutputFactory>(imported_.api, use_torch);
+    scope_.emplace(factory_.get());
+  }
+}
+
+OpCall::~OpCall() = default;
+
+nb::object OpCall::wrap(const Tensor& out) {
+  scope_.reset();
+  if (same_view(out, imported_.tensor)) return nb::borrow<nb::object>(input_obj_);
+  switch (imported_.origin) {
+    case Origin::Torch: return factory_->to_torch(out);
+    case Origin::StreamVision: return make_pytensor(out, stream_.value_or(Stream()));
+    default: return convert_like(input_obj_, make_pytensor(out, stream_.value_or(Stream())));
+  }
+}
+
+}  // namespace svpy

@@ -1,0 +1,50 @@
+"""streamvision: torchvision's image transforms in C++ and CUDA, always on the caller's stream.
+
+Framework tensors in, the same framework's tensors out: torch in, torch out (on
+``torch.cuda.current_stream()``); numpy in, numpy out (CPU); ``streamvision.Tensor`` in and out.
+"""
+
+from . import _C
+from ._C import (
+    Event,
+    Stream,
+    Tensor,
+    as_dtype,
+    as_stream,
+    as_tensor,
+    built_with_cuda,
+    cuda_device_count,
+    cuda_is_available,
+    dtype,
+    get_stream_policy,
+    last_launch_stream,
+    set_stream_policy,
+)
+from . import transforms
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Event",
+    "Stream",
+    "Tensor",
+    "as_dtype",
+    "as_stream",
+    "as_tensor",
+    "built_with_cuda",
+    "cmake_dir",
+    "cuda_device_count",
+    "cuda_is_available",
+    "dtype",
+    "get_stream_policy",
+    "last_launch_stream",
+    "set_stream_policy",
+    "transforms",
+]
+
+
+def cmake_dir() -> str:
+    """The folder holding streamvisionConfig.cmake, for ``find_package(streamvision)``."""
+    import os
+
+    return os.path.join(os.path.dirname(__file__), "lib", "cmake", "streamvision")

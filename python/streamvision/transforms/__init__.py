@@ -1,0 +1,3 @@
+from . import v2
+
+__all__ = ["v2"]
