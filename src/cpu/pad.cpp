@@ -1,0 +1,88 @@
+// CPU engine of pad and crop: rows of the output over the thread pool; inside the image a row is
+// one run copied at once, borders element by element (kernels/pad_plan.hpp).
+#include <algorithm>
+#include <cstring>
+
+#include "cpu/parallel.hpp"
+#include "functional/geometry_utils.hpp"
+#include "kernels/pad_plan.hpp"
+#include "streamvision/functional/crop.hpp"
+#include "streamvision/functional/pad.hpp"
+
+namespace streamvision::cpu {
+
+namespace {
+
+template <class T, bool RoundTrip>
+void pad_rows(const kernels::PadPlan& p, const T* in, T* out, const std::vector<std::uint64_t>& fill_bits) {
+  std::vector<T> fill(fill_bits.size());
+  for (std::size_t i = 0; i < fill.size(); ++i) std::memcpy(&fill[i], &fill_bits[i], sizeof(T));
+  auto fill_of = [&](std::int64_t channel) { return fill.size() == 1 ? fill[0] : fill[static_cast<std::size_t>(channel)]; };
+  auto load = [&](std::int64_t offset) {
+    if constexpr (RoundTrip) {
+      return kernels::float32_round_trip(in[offset]);
+    } else {
+      return in[offset];
+    }
+  };
+  const std::int64_t len = p.row_length(), g = p.group();
+  const std::int64_t ib = p.interior_begin(), ie = p.interior_end();
+  parallel_for(p.rows(), std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(len, 1)), [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t row = first; row < last; ++row) {
+      T* dst = out + row * len;
+      const kernels::PadRow r = kernels::pad_row(p, row);
+      auto element = [&](std::int64_t e) {
+        std::int64_t channel = 0;
+        const std::int64_t off = kernels::pad_element(p, r, e, channel);
+        dst[e] = off < 0 ? fill_of(channel) : load(off);
+      };
+      if (r.source < 0) {
+        for (std::int64_t e = 0; e < len; ++e) element(e);
+        continue;
+      }
+      for (std::int64_t e = 0; e < ib; ++e) element(e);
+      if (p.contiguous_runs && !RoundTrip) {
+        if (ie > ib) std::memcpy(dst + ib, in + r.source + (ib - p.pad_left * g), static_cast<std::size_t>(ie - ib) * sizeof(T));
+      } else {
+        for (std::int64_t e = ib; e < ie; ++e) element(e);
+      }
+      for (std::int64_t e = ie; e < len; ++e) element(e);
+    }
+  });
+}
+
+void run_pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::int64_t pad_top, PaddingMode mode,
+             const std::vector<double>& fill) {
+  const kernels::PadPlan plan =
+      kernels::make_pad_plan(detail::image_batch(input), detail::image_batch(output), pad_left, pad_top,
+                             kernels::border_of(mode), detail::is_interleaved(output));
+  const std::vector<std::uint64_t> bits = kernels::pad_fill_bits(input.dtype(), fill);
+  if (kernels::pad_rounds_through_float32(input.dtype(), mode)) {
+    if (input.dtype() == DType::Int32) {
+      pad_rows<std::int32_t, true>(plan, input.data_as<std::int32_t>(), output.data_as<std::int32_t>(), bits);
+    } else {
+      pad_rows<std::int64_t, true>(plan, input.data_as<std::int64_t>(), output.data_as<std::int64_t>(), bits);
+    }
+    return;
+  }
+  detail::dispatch_itemsize(input.itemsize(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    pad_rows<T, false>(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), bits);
+  });
+}
+
+void pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::int64_t pad_top, PaddingMode mode,
+         const std::vector<double>& fill, const Stream&) {
+  run_pad(input, output, pad_left, pad_top, mode, fill);
+}
+
+void crop(const Tensor& input, const Tensor& output, std::int64_t top, std::int64_t left, const Stream&) {
+  run_pad(input, output, -left, -top, PaddingMode::Constant, {0.0});
+}
+
+SV_REGISTER_KERNEL(ops::Pad, DeviceType::CPU, &pad, DTypeSet::all());
+SV_REGISTER_KERNEL(ops::Crop, DeviceType::CPU, &crop, DTypeSet::all());
+
+}  // namespace
+
+}  // namespace streamvision::cpu

@@ -1,0 +1,247 @@
+// CPU engine of resize: loops over kernels/resize_weights.hpp, rows spread over the thread pool.
+// Per output value it performs exactly the arithmetic of the CUDA engine, in the same order, so
+// the results agree bit for bit.
+#include <algorithm>
+#include <vector>
+
+#include "core/dtype_dispatch.hpp"
+#include "cpu/parallel.hpp"
+#include "functional/geometry_utils.hpp"
+#include "kernels/resize_weights.hpp"
+#include "streamvision/functional/resize.hpp"
+
+namespace streamvision::cpu {
+
+namespace {
+
+using kernels::ImageBatch;
+
+template <class T>
+const T* plane_in(const ImageBatch& b, std::int64_t p) {
+  return static_cast<const T*>(b.data) + (p / b.c) * b.stride_n + (p % b.c) * b.stride_c;
+}
+
+template <class T>
+T* plane_out(const ImageBatch& b, std::int64_t p) {
+  return static_cast<T*>(b.data) + (p / b.c) * b.stride_n + (p % b.c) * b.stride_c;
+}
+
+// Runs body(plane, oy) for every output row of every plane.
+template <class Body>
+void for_each_output_row(const ImageBatch& out, std::int64_t work_per_row, Body&& body) {
+  const std::int64_t rows = out.n * out.c * out.h;
+  parallel_for(rows, std::max<std::int64_t>(1, (1 << 16) / std::max<std::int64_t>(work_per_row, 1)),
+               [&](std::int64_t first, std::int64_t last) {
+                 for (std::int64_t r = first; r < last; ++r) body(r / out.h, static_cast<int>(r % out.h));
+               });
+}
+
+// torchvision rounds uint8 back, truncates uint16 (see resize.hpp).
+template <class T, class A>
+T resize_output(A v) {
+  if constexpr (std::is_same_v<T, std::uint16_t>) {
+    return kernels::to_image_dtype<T, kernels::IntRounding::Truncate>(v);
+  } else {
+    return kernels::to_image_dtype<T>(v);
+  }
+}
+
+template <class T>
+void resize_nearest(const ImageBatch& in, const ImageBatch& out, bool exact) {
+  const float sy = kernels::nearest_scale(in.h, out.h), sx = kernels::nearest_scale(in.w, out.w);
+  std::vector<std::int64_t> xs(static_cast<std::size_t>(out.w));
+  for (int x = 0; x < out.w; ++x) xs[x] = kernels::nearest_source(x, sx, static_cast<int>(in.w), exact) * in.stride_w;
+  for_each_output_row(out, out.w, [&](std::int64_t p, int oy) {
+    const T* src = plane_in<T>(in, p) + kernels::nearest_source(oy, sy, static_cast<int>(in.h), exact) * in.stride_h;
+    T* dst = plane_out<T>(out, p) + oy * out.stride_h;
+    for (int x = 0; x < out.w; ++x) dst[x * out.stride_w] = src[xs[x]];
+  });
+}
+
+template <class T>
+void resize_linear(const ImageBatch& in, const ImageBatch& out) {
+  using A = kernels::acc_t<T>;
+  const A sy = kernels::area_scale<A>(in.h, out.h), sx = kernels::area_scale<A>(in.w, out.w);
+  std::vector<kernels::LinearTaps<A>> xt(static_cast<std::size_t>(out.w));
+  for (int x = 0; x < out.w; ++x) xt[x] = kernels::linear_taps(sx, x, static_cast<int>(in.w));
+  for_each_output_row(out, out.w * 4, [&](std::int64_t p, int oy) {
+    const kernels::LinearTaps<A> yt = kernels::linear_taps(sy, oy, static_cast<int>(in.h));
+    const T* r0 = plane_in<T>(in, p) + yt.i0 * in.stride_h;
+    const T* r1 = r0 + yt.step * in.stride_h;
+    T* dst = plane_out<T>(out, p) + oy * out.stride_h;
+    for (int x = 0; x < out.w; ++x) {
+      const std::int64_t c0 = xt[x].i0 * in.stride_w, c1 = c0 + xt[x].step * in.stride_w;
+      const A v = kernels::bilinear_combine(yt, xt[x], A(kernels::to_opmath(r0[c0])), A(kernels::to_opmath(r0[c1])),
+                                            A(kernels::to_opmath(r1[c0])), A(kernels::to_opmath(r1[c1])));
+      dst[x * out.stride_w] = resize_output<T>(v);
+    }
+  });
+}
+
+template <class T>
+void resize_cubic(const ImageBatch& in, const ImageBatch& out) {
+  using A = kernels::acc_t<T>;
+  const A sy = kernels::area_scale<A>(in.h, out.h), sx = kernels::area_scale<A>(in.w, out.w);
+  const int iw = static_cast<int>(in.w), ih = static_cast<int>(in.h);
+  std::vector<kernels::CubicTaps<A>> xt(static_cast<std::size_t>(out.w));
+  for (int x = 0; x < out.w; ++x) xt[x] = kernels::cubic_taps(sx, x);
+  for_each_output_row(out, out.w * 16, [&](std::int64_t p, int oy) {
+    const kernels::CubicTaps<A> yt = kernels::cubic_taps(sy, oy);
+    const T* src = plane_in<T>(in, p);
+    T* dst = plane_out<T>(out, p) + oy * out.stride_h;
+    for (int x = 0; x < out.w; ++x) {
+      std::int64_t cols[4];
+      for (int k = 0; k < 4; ++k) cols[k] = kernels::clamp_index(xt[x].i - 1 + k, iw) * in.stride_w;
+      A rows[4];
+      for (int k = 0; k < 4; ++k) {
+        const T* r = src + kernels::clamp_index(yt.i - 1 + k, ih) * in.stride_h;
+        rows[k] = kernels::cubic_combine(xt[x].c, A(kernels::to_opmath(r[cols[0]])), A(kernels::to_opmath(r[cols[1]])),
+                                         A(kernels::to_opmath(r[cols[2]])), A(kernels::to_opmath(r[cols[3]])));
+      }
+      dst[x * out.stride_w] = resize_output<T>(kernels::cubic_combine(yt.c, rows[0], rows[1], rows[2], rows[3]));
+    }
+  });
+}
+
+// Antialiased weights of every output index of one dimension.
+template <class A>
+struct AaTable {
+  std::vector<int> xmin, xsize;
+  std::vector<A> w;
+  int taps = 0;
+};
+
+template <class A>
+AaTable<A> aa_table(std::int64_t in_size, std::int64_t out_size, kernels::ResampleFilter filter) {
+  const kernels::AaDim<A> d = kernels::make_aa_dim<A>(in_size, out_size, filter);
+  AaTable<A> t;
+  t.taps = d.max_taps;
+  t.xmin.resize(static_cast<std::size_t>(out_size));
+  t.xsize.resize(static_cast<std::size_t>(out_size));
+  t.w.resize(static_cast<std::size_t>(out_size * d.max_taps));
+  for (int i = 0; i < out_size; ++i) kernels::aa_weights(d, i, t.xmin[i], t.xsize[i], t.w.data() + i * d.max_taps);
+  return t;
+}
+
+template <class T>
+void resize_antialias(const ImageBatch& in, const ImageBatch& out, kernels::ResampleFilter filter) {
+  using A = kernels::acc_t<T>;
+  const AaTable<A> tx = aa_table<A>(in.w, out.w, filter), ty = aa_table<A>(in.h, out.h, filter);
+  // Input columns any output column reads.
+  const int x_begin = tx.xmin.front();
+  const int x_end = tx.xmin.back() + tx.xsize.back();
+  for_each_output_row(out, (x_end - x_begin) * ty.taps + out.w * tx.taps, [&](std::int64_t p, int oy) {
+    thread_local std::vector<A> column;
+    column.resize(static_cast<std::size_t>(in.w));
+    const T* src = plane_in<T>(in, p) + ty.xmin[oy] * in.stride_h;
+    const A* wy = ty.w.data() + oy * ty.taps;
+    for (int x = x_begin; x < x_end; ++x) {
+      const T* s = src + x * in.stride_w;
+      column[x] = kernels::weighted_sum(wy, ty.xsize[oy], [&](int t) { return A(kernels::to_opmath(s[t * in.stride_h])); });
+    }
+    T* dst = plane_out<T>(out, p) + oy * out.stride_h;
+    for (int x = 0; x < out.w; ++x) {
+      const A* c = column.data() + tx.xmin[x];
+      dst[x * out.stride_w] =
+          resize_output<T>(kernels::weighted_sum(tx.w.data() + x * tx.taps, tx.xsize[x], [&](int j) { return c[j]; }));
+    }
+  });
+}
+
+// The int16 weights of one dimension (torch's CPU uint8 path): every index's double weights,
+// the precision from the largest, then the quantised weights.
+struct Int16Table {
+  std::vector<int> xmin, xsize;
+  std::vector<std::int16_t> w;
+  int taps = 0, precision = 0;
+};
+
+Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias) {
+  const kernels::Int16Dim d = kernels::make_int16_dim(in_size, out_size, antialias);
+  Int16Table t;
+  t.taps = d.max_taps;
+  t.xmin.resize(static_cast<std::size_t>(out_size));
+  t.xsize.resize(static_cast<std::size_t>(out_size));
+  std::vector<double> w(static_cast<std::size_t>(out_size * d.max_taps));
+  double wt_max = 0.0;
+  for (int i = 0; i < out_size; ++i) {
+    wt_max = std::max(wt_max, kernels::int16_source_weights(d, i, t.xmin[i], t.xsize[i], w.data() + i * d.max_taps));
+  }
+  t.precision = kernels::int16_precision(wt_max);
+  t.w.resize(w.size());
+  for (std::size_t k = 0; k < w.size(); ++k) t.w[k] = kernels::int16_weight(w[k], t.precision);
+  return t;
+}
+
+// One pass of the uint8 path along x (horizontal) or y (vertical), from `src` to `dst`.
+void int16_pass(const ImageBatch& src, const ImageBatch& dst, const Int16Table& t, bool horizontal) {
+  for_each_output_row(dst, dst.w * t.taps, [&](std::int64_t p, int y) {
+    const std::uint8_t* s = plane_in<std::uint8_t>(src, p);
+    std::uint8_t* d = plane_out<std::uint8_t>(dst, p) + y * dst.stride_h;
+    for (int x = 0; x < dst.w; ++x) {
+      const int i = horizontal ? x : y;
+      const std::int16_t* w = t.w.data() + i * t.taps;
+      const std::int64_t step = horizontal ? src.stride_w : src.stride_h;
+      const std::uint8_t* first = horizontal ? s + y * src.stride_h + t.xmin[i] * src.stride_w
+                                             : s + t.xmin[i] * src.stride_h + x * src.stride_w;
+      std::int32_t acc = kernels::int16_bias(t.precision);
+      for (int j = 0; j < t.xsize[i]; ++j) acc += static_cast<std::int32_t>(first[j * step]) * w[j];
+      d[x * dst.stride_w] = kernels::int16_finish(acc, t.precision);
+    }
+  });
+}
+
+void resize_uint8_cubic(const ImageBatch& in, const ImageBatch& out, bool antialias) {
+  const bool horizontal = in.w != out.w, vertical = in.h != out.h;
+  if (horizontal && vertical) {
+    // Intermediate [planes, H_in, W_out], dense.
+    std::vector<std::uint8_t> mid(static_cast<std::size_t>(out.n * out.c * in.h * out.w));
+    ImageBatch m;
+    m.data = mid.data();
+    m.n = out.n;
+    m.c = out.c;
+    m.h = in.h;
+    m.w = out.w;
+    m.stride_w = 1;
+    m.stride_h = out.w;
+    m.stride_c = in.h * out.w;
+    m.stride_n = out.c * m.stride_c;
+    int16_pass(in, m, int16_table(in.w, out.w, antialias), true);
+    int16_pass(m, out, int16_table(in.h, out.h, antialias), false);
+  } else if (horizontal) {
+    int16_pass(in, out, int16_table(in.w, out.w, antialias), true);
+  } else {
+    int16_pass(in, out, int16_table(in.h, out.h, antialias), false);
+  }
+}
+
+void resize(const Tensor& input, const Tensor& output, InterpolationMode mode, bool antialias, const Stream&) {
+  const ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
+  if (mode == InterpolationMode::Nearest || mode == InterpolationMode::NearestExact) {
+    detail::dispatch_itemsize(input.itemsize(), [&](auto tag) {
+      resize_nearest<typename decltype(tag)::type>(in, out, mode == InterpolationMode::NearestExact);
+    });
+    return;
+  }
+  if (mode == InterpolationMode::Bicubic && input.dtype() == DType::UInt8) {
+    resize_uint8_cubic(in, out, antialias);
+    return;
+  }
+  detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(input.dtype(), "resize", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (antialias) {
+      resize_antialias<T>(in, out,
+                          mode == InterpolationMode::Bilinear ? kernels::ResampleFilter::Triangle : kernels::ResampleFilter::Cubic);
+    } else if (mode == InterpolationMode::Bilinear) {
+      resize_linear<T>(in, out);
+    } else {
+      resize_cubic<T>(in, out);
+    }
+  });
+}
+
+SV_REGISTER_KERNEL(ops::Resize, DeviceType::CPU, &resize, detail::kGeometryDTypes);
+
+}  // namespace
+
+}  // namespace streamvision::cpu

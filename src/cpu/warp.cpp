@@ -1,0 +1,137 @@
+// CPU engine of the warps (affine, rotate, perspective, elastic): per output row the source
+// points and taps of every pixel are computed once (kernels/warp_grid.hpp, kernels/sampling.hpp),
+// then every plane is sampled with them. rotate's right-angle fast paths are strided copies.
+#include <algorithm>
+#include <vector>
+
+#include "core/dtype_dispatch.hpp"
+#include "cpu/elementwise.hpp"
+#include "cpu/parallel.hpp"
+#include "functional/geometry_utils.hpp"
+#include "kernels/copy.hpp"
+#include "kernels/warp_grid.hpp"
+#include "streamvision/functional/affine.hpp"
+#include "streamvision/functional/elastic.hpp"
+#include "streamvision/functional/perspective.hpp"
+#include "streamvision/functional/rotate.hpp"
+
+namespace streamvision::cpu {
+
+namespace {
+
+using kernels::ImageBatch;
+
+template <class T>
+std::vector<kernels::acc_t<T>> fill_values(const Fill& fill, std::int64_t channels) {
+  std::vector<kernels::acc_t<T>> f(static_cast<std::size_t>(std::max<std::int64_t>(channels, 1)), 0);
+  if (fill) {
+    for (std::size_t c = 0; c < f.size(); ++c) f[c] = kernels::fill_in_image_dtype<T>((*fill)[fill->size() == 1 ? 0 : c]);
+  }
+  return f;
+}
+
+template <class T, class Grid>
+void warp(const ImageBatch& in, const ImageBatch& out, const Grid& grid, InterpolationMode mode, const Fill& fill) {
+  using A = kernels::acc_t<T>;
+  const std::vector<A> f = fill_values<T>(fill, out.c);
+  const bool nearest = mode == InterpolationMode::Nearest, has_fill = fill.has_value();
+  const int iw = static_cast<int>(in.w), ih = static_cast<int>(in.h);
+  const std::int64_t planes = out.n * out.c;
+  parallel_for(out.h, std::max<std::int64_t>(1, (1 << 14) / std::max<std::int64_t>(out.w * planes, 1)),
+               [&](std::int64_t first, std::int64_t last) {
+    std::vector<kernels::BilinearTaps<A>> taps(static_cast<std::size_t>(out.w));
+    std::vector<A> mask(static_cast<std::size_t>(out.w));
+    for (std::int64_t oy = first; oy < last; ++oy) {
+      for (int ox = 0; ox < out.w; ++ox) {
+        A ix, iy;
+        grid.source(ox, static_cast<int>(oy), ix, iy);
+        if (nearest) {
+          kernels::BilinearTaps<A>& t = taps[ox];
+          kernels::nearest_tap(ix, iy, iw, ih, t.x0, t.y0);
+          mask[ox] = t.x0 >= 0 ? A(1) : A(0);
+        } else {
+          taps[ox] = kernels::bilinear_taps(ix, iy, iw, ih);
+          mask[ox] = has_fill ? kernels::bilinear_mask(taps[ox]) : A(0);
+        }
+      }
+      for (std::int64_t p = 0; p < planes; ++p) {
+        const std::int64_t n = p / out.c, c = p % out.c;
+        const kernels::PlaneView<T> src{static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c, in.stride_h,
+                                        in.stride_w};
+        T* dst = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c + oy * out.stride_h;
+        for (int ox = 0; ox < out.w; ++ox) {
+          const kernels::BilinearTaps<A>& t = taps[ox];
+          A v;
+          if (nearest) {
+            v = t.x0 >= 0 ? A(kernels::to_opmath(src.at(t.y0, t.x0))) : A(0);
+          } else {
+            v = kernels::bilinear_sample(src, t);
+          }
+          dst[ox * out.stride_w] = kernels::blend_fill<T>(v, mask[ox], nearest, has_fill, f[c]);
+        }
+      }
+    }
+  });
+}
+
+template <class Make>
+void dispatch_warp(const Tensor& input, const Tensor& output, InterpolationMode mode, const Fill& fill, Make&& make_grid) {
+  const ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
+  detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(input.dtype(), "warp", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    warp<T>(in, out, make_grid(tag, in, out), mode, fill);
+  });
+}
+
+void affine(const Tensor& input, const Tensor& output, const std::array<double, 6>& matrix, InterpolationMode mode,
+            const Fill& fill, const Stream&) {
+  dispatch_warp(input, output, mode, fill, [&](auto tag, const ImageBatch& in, const ImageBatch& out) {
+    return kernels::make_affine_grid<typename decltype(tag)::type>(matrix.data(), static_cast<int>(in.w), static_cast<int>(in.h),
+                                                                   static_cast<int>(out.w), static_cast<int>(out.h));
+  });
+}
+
+void rotate(const Tensor& input, const Tensor& output, int quarter_turns, const std::array<double, 6>& matrix,
+            InterpolationMode mode, const Fill& fill, const Stream& stream) {
+  if (quarter_turns < 0) {
+    affine(input, output, matrix, mode, fill, stream);
+    return;
+  }
+  const kernels::StridedView view = kernels::quarter_turn_view(input, quarter_turns);
+  const kernels::ElementwisePlan plan = kernels::plan_elementwise(view, kernels::StridedView::of(output));
+  detail::dispatch_itemsize(input.itemsize(), [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    run_elementwise(plan, static_cast<const C*>(view.data), static_cast<C*>(output.data()), kernels::CopyOp{});
+  });
+}
+
+void perspective(const Tensor& input, const Tensor& output, const std::array<double, 8>& coefficients,
+                 InterpolationMode mode, const Fill& fill, const Stream&) {
+  dispatch_warp(input, output, mode, fill, [&](auto tag, const ImageBatch& in, const ImageBatch&) {
+    return kernels::make_perspective_grid<typename decltype(tag)::type>(coefficients.data(), static_cast<int>(in.w),
+                                                                        static_cast<int>(in.h));
+  });
+}
+
+void elastic(const Tensor& input, const Tensor& output, const Tensor& displacement, InterpolationMode mode,
+             const Fill& fill, const Stream&) {
+  dispatch_warp(input, output, mode, fill, [&](auto tag, const ImageBatch& in, const ImageBatch&) {
+    using T = typename decltype(tag)::type;
+    auto g = kernels::make_elastic_grid<T>(static_cast<int>(in.w), static_cast<int>(in.h));
+    using D = typename kernels::ElasticGrid<T>::D;
+    g.displacement = static_cast<const D*>(displacement.data());
+    g.d_sy = displacement.stride(1);
+    g.d_sx = displacement.stride(2);
+    g.d_sc = displacement.stride(3);
+    return g;
+  });
+}
+
+SV_REGISTER_KERNEL(ops::Affine, DeviceType::CPU, &affine, detail::kGeometryDTypes);
+SV_REGISTER_KERNEL(ops::Rotate, DeviceType::CPU, &rotate, DTypeSet::all());
+SV_REGISTER_KERNEL(ops::Perspective, DeviceType::CPU, &perspective, detail::kGeometryDTypes);
+SV_REGISTER_KERNEL(ops::Elastic, DeviceType::CPU, &elastic, detail::kGeometryDTypes);
+
+}  // namespace
+
+}  // namespace streamvision::cpu

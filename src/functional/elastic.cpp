@@ -1,0 +1,46 @@
+// elastic: checks the displacement and brings it to the grid dtype on the op's stream.
+#include "streamvision/functional/elastic.hpp"
+
+#include <string>
+
+#include "functional/geometry_utils.hpp"
+#include "functional/op_context.hpp"
+#include "streamvision/functional/to_dtype.hpp"
+
+SV_DEFINE_KERNEL_TABLE(streamvision::ops::Elastic)
+
+namespace streamvision::functional {
+
+Tensor elastic(const Tensor& image, const Tensor& displacement, InterpolationMode interpolation, const Fill& fill,
+               const std::optional<Stream>& stream) {
+  constexpr const char* op = "elastic";
+  detail::check_image(op, image, 3);
+  if (!displacement.defined()) {
+    throw Error(ErrorKind::Type, op, "displacement", "a Tensor (Argument displacement should be a Tensor)", "an undefined tensor");
+  }
+  const std::int64_t h = image.size(-2), w = image.size(-1);
+  const Dims expected{1, h, w, 2};
+  if (!(Dims(displacement.shape()) == expected)) {
+    throw Error(ErrorKind::Value, op, "displacement", "shape " + expected.str(), "shape " + Dims(displacement.shape()).str());
+  }
+  if (displacement.device() != image.device()) {
+    throw Error(ErrorKind::Value, op, "displacement", "a tensor on the image's device " + image.device().str(),
+                "a tensor on " + displacement.device().str());
+  }
+  detail::check_grid_interpolation(op, interpolation);
+  detail::check_grid_fill(op, fill, image.size(-3));
+  detail::check_dtype(op, image.dtype(), detail::kGeometryDTypes);
+  detail::check_spatial_size(op, h, w);
+  const auto kernel = kernel_table<ops::Elastic>().get(image.device(), image.dtype());
+  const Stream on = detail::op_stream(op, image, stream);
+  // torchvision: displacement.to(dtype) with the image's float dtype (float32 for integer images).
+  const DType grid_dtype = is_floating_point(image.dtype()) ? image.dtype() : DType::Float32;
+  const Tensor grid_displacement = to_dtype(displacement, grid_dtype, /*scale=*/false,
+                                            image.device().is_cuda() ? std::optional<Stream>(on) : std::nullopt);
+  const Tensor src = detail::batchable(image, on);
+  Tensor out = detail::empty_image_like(src, Dims(src.shape()), on);
+  if (out.numel() > 0) kernel(src, out, grid_displacement, interpolation, fill, on);
+  return out;
+}
+
+}  // namespace streamvision::functional

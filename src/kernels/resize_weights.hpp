@@ -1,0 +1,305 @@
+// Internal: source indices and resampling weights of resize, shared by the CPU and CUDA engines.
+// Each mode follows the torch code path torchvision reaches for it, in the same precision:
+//
+//  * nearest / nearest-exact: float32 source indices for every dtype (torch's CUDA
+//    upsample_nearest2d): floor(dst * in/out), floor((dst + 0.5) * in/out), clamped to in - 1.
+//  * bilinear / bicubic without antialias (align_corners=False) and the antialiased separable
+//    filter, in the accumulation type A (float; double for float64 images), as torch's CUDA
+//    kernels compute them. torch's CUDA build lets nvcc contract a*b+c into an FMA; those are
+//    written here as explicit fused_mul_add so that both engines round the same way (the
+//    contraction pattern is nvcc's usual one; where it differs the result moves by an ulp).
+//  * uint8 bicubic: torch's CPU path (the PIL-like result): double weights, quantised per
+//    dimension to int16 with the largest precision that keeps them in range, accumulated in
+//    int32 with a +0.5 bias, shifted and clamped to [0, 255].
+#pragma once
+
+#include <math.h>
+
+#include <cstdint>
+
+#include "kernels/sampling.hpp"
+#include "streamvision/core/macros.hpp"
+
+namespace streamvision::kernels {
+
+// ---- nearest ------------------------------------------------------------------------------
+
+SV_HOST_DEVICE SV_FORCE_INLINE float nearest_scale(std::int64_t in_size, std::int64_t out_size) {
+  return static_cast<float>(in_size) / static_cast<float>(out_size);
+}
+
+SV_HOST_DEVICE SV_FORCE_INLINE int nearest_source(int dst, float scale, int in_size, bool exact) {
+  const float f = exact ? (static_cast<float>(dst) + 0.5f) * scale : static_cast<float>(dst) * scale;
+  const int s = static_cast<int>(floorf(f));
+  return s < in_size - 1 ? s : in_size - 1;
+}
+
+// ---- bilinear / bicubic, no antialias (torch CUDA upsample_bilinear2d / upsample_bicubic2d) ---
+
+template <class A>
+inline A area_scale(std::int64_t in_size, std::int64_t out_size) {
+  return static_cast<A>(in_size) / static_cast<A>(out_size);
+}
+
+// src = scale * (dst + 0.5) - 0.5 (the multiply-add fused as torch's CUDA build does).
+template <class A>
+SV_HOST_DEVICE SV_FORCE_INLINE A area_source(A scale, int dst) {
+  return fused_mul_add(scale, static_cast<A>(dst) + A(0.5), A(-0.5));
+}
+
+// Two linear taps: i0 and i0 + step (step 0 at the last pixel), weights l0 and l1.
+template <class A>
+struct LinearTaps {
+  int i0 = 0, step = 0;
+  A l0 = 0, l1 = 0;
+};
+
+template <class A>
+SV_HOST_DEVICE SV_FORCE_INLINE LinearTaps<A> linear_taps(A scale, int dst, int in_size) {
+  A src = area_source(scale, dst);
+  if (src < A(0)) src = A(0);
+  LinearTaps<A> t;
+  t.i0 = static_cast<int>(src);
+  t.step = t.i0 < in_size - 1 ? 1 : 0;
+  t.l1 = src - static_cast<A>(t.i0);
+  t.l0 = A(1) - t.l1;
+  return t;
+}
+
+// h0 * (w0 * a + w1 * b) + h1 * (w0 * c + w1 * d), contracted as nvcc does.
+template <class A>
+SV_HOST_DEVICE SV_FORCE_INLINE A bilinear_combine(const LinearTaps<A>& h, const LinearTaps<A>& w, A a, A b, A c, A d) {
+  const A top = fused_mul_add(w.l1, b, w.l0 * a);
+  const A bottom = fused_mul_add(w.l1, d, w.l0 * c);
+  return fused_mul_add(h.l1, bottom, h.l0 * top);
+}
+
+// Keys' cubic convolution with parameter a: |x| <= 1 and 1 < |x| < 2 branches.
+template <class A>
+SV_HOST_DEVICE SV_FORCE_INLINE A cubic_convolution1(A x, A a) {
+  return fused_mul_add(fused_mul_add(a + A(2), x, -(a + A(3))) * x, x, A(1));
+}
+
+template <class A>
+SV_HOST_DEVICE SV_FORCE_INLINE A cubic_convolution2(A x, A a) {
+  return fused_mul_add(fused_mul_add(fused_mul_add(a, x, A(-5) * a), x, A(8) * a), x, A(-4) * a);
+}
+
+// The four taps of non-antialiased bicubic: in - 1 .. in + 2 (clamped by the caller) at
+// fraction t, a = -0.75.
+template <class A>
+struct CubicTaps {
+  int i = 0;
+  A c[4] = {};
+};
+
+template <class A>
+SV_HOST_DEVICE SV_FORCE_INLINE CubicTaps<A> cubic_taps(A scale, int dst) {
+  const A real = area_source(scale, dst);
+  CubicTaps<A> t;
+  t.i = static_cast<int>(floorf(static_cast<float>(real)));  // torch calls floorf, also on double
+  const A frac = real - static_cast<A>(t.i);
+  const A a = A(-0.75);
+  t.c[0] = cubic_convolution2(frac + A(1), a);
+  t.c[1] = cubic_convolution1(frac, a);
+  const A rest = A(1) - frac;
+  t.c[2] = cubic_convolution1(rest, a);
+  t.c[3] = cubic_convolution2(rest + A(1), a);
+  return t;
+}
+
+template <class A>
+SV_HOST_DEVICE SV_FORCE_INLINE A cubic_combine(const A c[4], A x0, A x1, A x2, A x3) {
+  return fused_mul_add(x3, c[3], fused_mul_add(x2, c[2], fused_mul_add(x1, c[1], x0 * c[0])));
+}
+
+SV_HOST_DEVICE SV_FORCE_INLINE int clamp_index(int i, int size) { return i < 0 ? 0 : (i >= size ? size - 1 : i); }
+
+// ---- antialiased separable resampling (torch CUDA upsample_gen2d_aa, PIL's scheme) ------------
+
+enum class ResampleFilter : std::uint8_t { Triangle, Cubic };  // bilinear, bicubic (Keys a = -0.5)
+
+template <class A>
+SV_HOST_DEVICE SV_FORCE_INLINE A aa_filter(ResampleFilter filter, A x) {
+  if (x < A(0)) x = -x;
+  if (filter == ResampleFilter::Triangle) return x < A(1) ? A(1) - x : A(0);
+  if (x < A(1)) return fused_mul_add(fused_mul_add(A(1.5), x, A(-2.5)) * x, x, A(1));
+  if (x < A(2)) return fused_mul_add(fused_mul_add(x - A(5), x, A(8)), x, A(-4)) * A(-0.5);
+  return A(0);
+}
+
+// The parameters of one resampled dimension.
+template <class A>
+struct AaDim {
+  A scale = 1, support = 1, invscale = 1;
+  int in_size = 0, out_size = 0, max_taps = 1;
+  ResampleFilter filter = ResampleFilter::Triangle;
+};
+
+template <class A>
+inline AaDim<A> make_aa_dim(std::int64_t in_size, std::int64_t out_size, ResampleFilter filter) {
+  AaDim<A> d;
+  d.in_size = static_cast<int>(in_size);
+  d.out_size = static_cast<int>(out_size);
+  d.filter = filter;
+  d.scale = area_scale<A>(in_size, out_size);
+  const int taps = filter == ResampleFilter::Triangle ? 2 : 4;
+  const A half = A(0.5);
+  d.support = d.scale >= A(1) ? (static_cast<A>(taps) * half) * d.scale : static_cast<A>(taps) * half;
+  // torch: (scale >= 1.0) ? 1.0 / scale : 1.0 -- a double division, then back to A.
+  d.invscale = d.scale >= A(1) ? static_cast<A>(1.0 / static_cast<double>(d.scale)) : A(1);
+  d.max_taps = static_cast<int>(ceilf(static_cast<float>(d.support))) * 2 + 1;
+  return d;
+}
+
+// Taps [xmin, xmin + xsize) of output index i and their normalised weights (w[j] for j < xsize;
+// the rest of the max_taps slots are zeroed).
+template <class A>
+SV_HOST_DEVICE inline void aa_weights(const AaDim<A>& d, int i, int& xmin, int& xsize, A* w) {
+  const A center = d.scale * (static_cast<A>(i) + A(0.5));
+  const int lo = static_cast<int>(center - d.support + A(0.5));
+  xmin = lo > 0 ? lo : 0;
+  const int hi = static_cast<int>(center + d.support + A(0.5));
+  xsize = (hi < d.in_size ? hi : d.in_size) - xmin;
+  if (xsize > d.max_taps) xsize = d.max_taps;
+  if (xsize < 0) xsize = 0;
+  const A xmin_m_center = static_cast<A>(xmin) - center;
+  A total = 0;
+  for (int j = 0; j < xsize; ++j) {
+    const A v = aa_filter(d.filter, (static_cast<A>(j) + xmin_m_center + A(0.5)) * d.invscale);
+    w[j] = v;
+    total += v;
+  }
+  for (int j = 0; j < xsize; ++j) {
+    if (total != A(0)) w[j] /= total;
+  }
+  for (int j = xsize; j < d.max_taps; ++j) w[j] = A(0);
+}
+
+// sum_j w[j] * value(j) over the n >= 1 taps of one dimension, accumulated as torch does: the
+// first product, then fused multiply-adds in tap order. Antialiased resize applies it
+// vertically to every needed column, then horizontally (torch goes horizontal first; the two
+// orders differ by float rounding only).
+template <class A, class Value>
+SV_HOST_DEVICE SV_FORCE_INLINE A weighted_sum(const A* w, int n, Value&& value) {
+  A acc = value(0) * w[0];
+  for (int j = 1; j < n; ++j) acc = fused_mul_add(value(j), w[j], acc);
+  return acc;
+}
+
+// ---- uint8 bicubic, torch's CPU integer path ------------------------------------------------
+
+struct Int16Dim {
+  double scale = 1, support = 2;
+  int in_size = 0, out_size = 0, max_taps = 4;
+  bool antialias = true;
+};
+
+inline Int16Dim make_int16_dim(std::int64_t in_size, std::int64_t out_size, bool antialias) {
+  Int16Dim d;
+  d.in_size = static_cast<int>(in_size);
+  d.out_size = static_cast<int>(out_size);
+  d.antialias = antialias;
+  d.scale = static_cast<double>(in_size) / static_cast<double>(out_size);
+  if (antialias) {
+    d.support = d.scale >= 1.0 ? (4 * 0.5) * d.scale : 4 * 0.5;
+    d.max_taps = static_cast<int>(ceil(d.support)) * 2 + 1;
+  } else {
+    d.support = 4 * 0.5;
+    d.max_taps = 4;
+  }
+  return d;
+}
+
+// torch's CPU cubic filter in double (a = -0.5 with antialias, -0.75 without).
+SV_HOST_DEVICE SV_FORCE_INLINE double cpu_cubic_filter(double x, double a) {
+  x = fabs(x);
+  if (x < 1.0) return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2.0) return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return 0.0;
+}
+
+// Taps and double weights of output index i (max_taps slots, unused ones zeroed); returns the
+// largest weight, as torch's _compute_indices_min_size_weights(_aa) do.
+SV_HOST_DEVICE inline double int16_source_weights(const Int16Dim& d, int i, int& xmin, int& xsize, double* w) {
+  double wt_max = 0.0;
+  if (d.antialias) {
+    const double center = d.scale * (i + 0.5);
+    const double invscale = d.scale >= 1.0 ? 1.0 / d.scale : 1.0;
+    const std::int64_t lo = static_cast<std::int64_t>(center - d.support + 0.5);
+    const std::int64_t hi = static_cast<std::int64_t>(center + d.support + 0.5);
+    const std::int64_t start = lo > 0 ? lo : 0;
+    std::int64_t size = (hi < d.in_size ? hi : d.in_size) - start;
+    if (size < 0) size = 0;
+    if (size > d.max_taps) size = d.max_taps;
+    double total = 0.0;
+    for (std::int64_t j = 0; j < size; ++j) {
+      const double v = cpu_cubic_filter((static_cast<double>(j + start) - center + 0.5) * invscale, -0.5);
+      w[j] = v;
+      total += v;
+    }
+    if (total != 0.0) {
+      for (std::int64_t j = 0; j < size; ++j) {
+        w[j] /= total;
+        if (w[j] > wt_max) wt_max = w[j];
+      }
+    }
+    for (std::int64_t j = size; j < d.max_taps; ++j) w[j] = 0.0;
+    xmin = static_cast<int>(start);
+    xsize = static_cast<int>(size);
+    return wt_max;
+  }
+  // Without antialias: the 4 taps of the float path (a = -0.75), with the taps that fall outside
+  // the image folded onto the edge pixel (what the float path's clamped indices amount to).
+  const double real = d.scale * (i + 0.5) - 0.5;
+  std::int64_t index = static_cast<std::int64_t>(floorf(static_cast<float>(real)));
+  if (index > d.in_size - 1) index = d.in_size - 1;
+  double lambda = real - static_cast<double>(index);
+  lambda = lambda < 0.0 ? 0.0 : (lambda > 1.0 ? 1.0 : lambda);
+  const std::int64_t unbound_min = index - 1;
+  const std::int64_t unbound_max = index + 3;
+  const std::int64_t start = unbound_min > 0 ? unbound_min : 0;
+  std::int64_t size = (unbound_max < d.in_size ? unbound_max : d.in_size) - start;
+  if (size < 0) size = 0;
+  if (size > 4) size = 4;
+  int slot = 0;
+  for (int j = 0; j < 4; ++j) {
+    w[j] = 0.0;
+    const double v = cpu_cubic_filter(static_cast<double>(j - 1) - lambda, -0.75);
+    if (unbound_min + j <= 0) {
+      slot = 0;
+    } else if (unbound_min + j >= d.in_size - 1) {
+      slot = static_cast<int>(size) - 1;
+    }
+    w[slot] += v;
+    if (w[slot] > wt_max) wt_max = w[slot];
+    ++slot;
+  }
+  xmin = static_cast<int>(start);
+  xsize = static_cast<int>(size);
+  return wt_max;
+}
+
+// The fixed-point precision torch picks for a dimension from its largest weight.
+SV_HOST_DEVICE inline int int16_precision(double wt_max) {
+  int p = 0;
+  for (p = 0; p < 22; ++p) {
+    const int next = static_cast<int>(0.5 + wt_max * (1 << (p + 1)));
+    if (next >= (1 << 15)) break;
+  }
+  return p;
+}
+
+SV_HOST_DEVICE SV_FORCE_INLINE std::int16_t int16_weight(double w, int precision) {
+  const double v = w * (1 << precision);
+  return static_cast<std::int16_t>(v < 0 ? static_cast<int>(-0.5 + v) : static_cast<int>(0.5 + v));
+}
+
+// sum_j src[j] * w[j] with the +0.5 bias, shifted and clamped to uint8.
+SV_HOST_DEVICE SV_FORCE_INLINE std::int32_t int16_bias(int precision) { return std::int32_t{1} << (precision - 1); }
+SV_HOST_DEVICE SV_FORCE_INLINE std::uint8_t int16_finish(std::int32_t acc, int precision) {
+  const std::int32_t v = acc >> precision;
+  return static_cast<std::uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+}  // namespace streamvision::kernels

@@ -1,0 +1,137 @@
+// crop / center_crop / five_crop / ten_crop on the CPU: hand-computed windows, a reference loop
+// over dtypes, shapes, layouts and windows (inside, overlapping, outside), and bad input.
+#include "geometry_test_utils.hpp"
+
+namespace svt {
+namespace {
+
+// out[..., y, x] = in[..., top + y, left + x] inside the image, else 0.
+Tensor reference_crop(const Tensor& in, std::int64_t top, std::int64_t left, std::int64_t height, std::int64_t width) {
+  const int rank = in.dim();
+  Dims shape(in.shape());
+  shape[rank - 2] = height;
+  shape[rank - 1] = width;
+  Tensor out = empty(shape, in.dtype(), Device::cpu());
+  for_each_index(out.shape(), [&](const std::int64_t* idx) {
+    const std::int64_t y = top + idx[rank - 2], x = left + idx[rank - 1];
+    if (y < 0 || y >= in.size(-2) || x < 0 || x >= in.size(-1)) {
+      store_bits(out, idx, 0);
+      return;
+    }
+    std::int64_t src[kMaxRank];
+    std::copy(idx, idx + rank, src);
+    src[rank - 2] = y;
+    src[rank - 1] = x;
+    store_bits(out, idx, load_bits(in, src));
+  });
+  return out;
+}
+
+Tensor iota_image(std::int64_t c, std::int64_t h, std::int64_t w) {
+  Tensor t = empty({c, h, w}, DType::Int32, Device::cpu());
+  auto* p = t.data_as<std::int32_t>();
+  for (std::int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<std::int32_t>(i + 1);
+  return t;
+}
+
+std::vector<int> values(const Tensor& t) {
+  const Tensor c = contiguous_copy(t);
+  const auto* p = c.data_as<std::int32_t>();
+  return std::vector<int>(p, p + c.numel());
+}
+
+TEST(Crop, KnownValues) {
+  const Tensor img = iota_image(1, 3, 4);  // rows 1..4, 5..8, 9..12
+  EXPECT_EQ(values(functional::crop(img, 1, 1, 2, 2)), (std::vector<int>{6, 7, 10, 11}));
+  EXPECT_EQ(values(functional::crop(img, -1, 2, 3, 3)), (std::vector<int>{0, 0, 0, 3, 4, 0, 7, 8, 0}));
+  EXPECT_EQ(values(functional::crop(img, 5, 5, 1, 2)), (std::vector<int>{0, 0}));
+  EXPECT_EQ(functional::crop(img, 0, 0, 0, 3).numel(), 0);
+}
+
+TEST(Crop, CenterCropAnchorsAndPadding) {
+  const Tensor img = iota_image(1, 5, 7);
+  auto at = [&](std::int64_t y, std::int64_t x) { return y < 0 || y >= 5 || x < 0 || x >= 7 ? 0 : static_cast<int>(y * 7 + x + 1); };
+  auto window = [&](std::int64_t top, std::int64_t left, std::int64_t h, std::int64_t w) {
+    std::vector<int> v;
+    for (std::int64_t y = 0; y < h; ++y)
+      for (std::int64_t x = 0; x < w; ++x) v.push_back(at(top + y, left + x));
+    return v;
+  };
+  // round((5 - 2) / 2) = round(1.5) = 2 (half to even), round((7 - 3) / 2) = 2.
+  EXPECT_EQ(values(functional::center_crop(img, {2, 3})), window(2, 2, 2, 3));
+  // round((5 - 4) / 2) = round(0.5) = 0, round((7 - 4) / 2) = round(1.5) = 2.
+  EXPECT_EQ(values(functional::center_crop(img, {4})), window(0, 2, 4, 4));
+  // Larger than the image: padded by [1, 1, 1, 2] (ltrb) and returned whole.
+  EXPECT_EQ(values(functional::center_crop(img, {8, 9})), window(-1, -1, 8, 9));
+  // Taller only: bottom padding 1, nothing on top.
+  EXPECT_EQ(values(functional::center_crop(img, {6, 7})), window(0, 0, 6, 7));
+  // Wider but shorter: pad columns 1 + 1, then crop rows at round((5 - 3) / 2) = 1.
+  EXPECT_EQ(values(functional::center_crop(img, {3, 9})), window(1, -1, 3, 9));
+}
+
+TEST(Crop, MatchesReferenceForEveryDtypeShapeAndLayout) {
+  std::uint64_t seed = 11;
+  for (const Dims& shape : test_shapes()) {
+    const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
+    const std::vector<std::array<std::int64_t, 4>> windows{
+        {0, 0, h, w}, {1, 2, h / 2, w / 2 + 1}, {-2, -3, h + 3, w + 5}, {h - 1, w - 1, 3, 2}, {h + 2, 1, 2, 2}, {0, 0, 0, 1}};
+    for (int dt = 0; dt < kNumDTypes; ++dt) {
+      const DType dtype = static_cast<DType>(dt);
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        const Tensor in = with_layout(src, layout, Device::cpu());
+        for (const auto& win : windows) {
+          SCOPED_TRACE(describe(shape, dtype, layout) + " window " + std::to_string(win[0]) + "," + std::to_string(win[1]) +
+                       "," + std::to_string(win[2]) + "," + std::to_string(win[3]));
+          ASSERT_TRUE(bitwise_equal(reference_crop(src, win[0], win[1], win[2], win[3]),
+                                    functional::crop(in, win[0], win[1], win[2], win[3])));
+        }
+        if (shape.size() >= 3) {
+          for (const std::vector<std::int64_t>& size : {std::vector<std::int64_t>{h / 2 + 1, w / 2}, std::vector<std::int64_t>{h + 3}}) {
+            const Tensor cc = functional::center_crop(in, size);
+            EXPECT_EQ(cc.size(-2), size[0]);
+            EXPECT_EQ(cc.size(-1), size.size() == 1 ? size[0] : size[1]);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Crop, FiveAndTenCrop) {
+  for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast, Layout::Sliced}) {
+    const Tensor src = random_cpu({2, 3, 9, 11}, DType::Float32, 21);
+    const Tensor in = with_layout(src, layout, Device::cpu());
+    const auto five = functional::five_crop(in, {4, 5});
+    // tl, tr, bl, br, center (round((9-4)/2) = round(2.5) = 2, round((11-5)/2) = 3).
+    const std::array<std::array<std::int64_t, 2>, 5> anchors{{{0, 0}, {0, 6}, {5, 0}, {5, 6}, {2, 3}}};
+    for (int i = 0; i < 5; ++i) EXPECT_TRUE(bitwise_equal(reference_crop(src, anchors[i][0], anchors[i][1], 4, 5), five[i])) << i;
+    for (bool vflip : {false, true}) {
+      const auto ten = functional::ten_crop(in, {4, 5}, vflip);
+      const Tensor flipped = vflip ? functional::vertical_flip(src) : functional::horizontal_flip(src);
+      const auto flipped_five = functional::five_crop(flipped, {4, 5});
+      for (int i = 0; i < 5; ++i) {
+        EXPECT_TRUE(bitwise_equal(five[i], ten[i])) << i;
+        EXPECT_TRUE(bitwise_equal(flipped_five[i], ten[5 + i])) << i << (vflip ? " vertical" : " horizontal");
+      }
+    }
+  }
+  // A square crop from one size value; the full image is allowed.
+  const Tensor img = random_cpu({3, 6, 6}, DType::UInt8, 5);
+  const auto whole = functional::five_crop(img, {6});
+  for (const Tensor& t : whole) EXPECT_TRUE(bitwise_equal(img, t));
+}
+
+TEST(Crop, BadInput) {
+  const Tensor img = random_cpu({3, 6, 8}, DType::UInt8, 9);
+  expect_error(ErrorKind::Value, "bigger than input size", [&] { functional::five_crop(img, {7, 4}); });
+  expect_error(ErrorKind::Value, "bigger than input size", [&] { functional::ten_crop(img, {4, 9}); });
+  expect_error(ErrorKind::Value, "only two dimensions", [&] { functional::five_crop(img, {1, 2, 3}); });
+  expect_error(ErrorKind::Value, "output_size", [&] { functional::center_crop(img, {}); });
+  expect_error(ErrorKind::Value, "non-negative", [&] { functional::crop(img, 0, 0, -1, 2); });
+  expect_error(ErrorKind::Value, "non-negative", [&] { functional::center_crop(img, {-2, 3}); });
+  expect_error(ErrorKind::Value, "at least 2 dims", [&] { functional::crop(random_cpu({4}, DType::UInt8, 1), 0, 0, 1, 1); });
+}
+
+}  // namespace
+}  // namespace svt

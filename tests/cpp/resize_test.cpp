@@ -1,0 +1,294 @@
+// resize / resized_crop on the CPU: hand-computed cases (nearest indices, bilinear lambdas, the
+// antialias weights of a 2x downscale), an independent double-precision reference over dtypes,
+// shapes, layouts and modes, the output-size rules, and bad input.
+#include <cmath>
+#include <functional>
+
+#include "geometry_test_utils.hpp"
+
+namespace svt {
+namespace {
+
+// ---- reference (double precision, written from the definitions) -----------------------------
+
+struct Taps {
+  std::vector<std::int64_t> idx;
+  std::vector<double> w;
+};
+
+double keys(double x, double a) {
+  x = std::fabs(x);
+  if (x < 1) return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2) return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return 0;
+}
+
+// Taps of output index i of one dimension for a mode.
+Taps ref_taps(InterpolationMode mode, bool aa, std::int64_t in, std::int64_t out, std::int64_t i) {
+  Taps t;
+  const double scale = static_cast<double>(in) / static_cast<double>(out);
+  if (mode == InterpolationMode::Nearest || mode == InterpolationMode::NearestExact) {
+    const float s = static_cast<float>(in) / static_cast<float>(out);  // torch computes these in float32
+    const float f = mode == InterpolationMode::Nearest ? static_cast<float>(i) * s : (static_cast<float>(i) + 0.5f) * s;
+    t.idx = {std::min<std::int64_t>(static_cast<std::int64_t>(std::floor(f)), in - 1)};
+    t.w = {1.0};
+    return t;
+  }
+  if (aa) {
+    const bool cubic = mode == InterpolationMode::Bicubic;
+    const double stretch = std::max(scale, 1.0), support = (cubic ? 2.0 : 1.0) * stretch;
+    const double center = scale * (static_cast<double>(i) + 0.5);
+    const std::int64_t lo = std::max<std::int64_t>(static_cast<std::int64_t>(center - support + 0.5), 0);
+    const std::int64_t hi = std::min<std::int64_t>(static_cast<std::int64_t>(center + support + 0.5), in);
+    double total = 0;
+    for (std::int64_t k = lo; k < hi; ++k) {
+      const double x = (static_cast<double>(k) - center + 0.5) / stretch;
+      const double v = cubic ? keys(x, -0.5) : std::max(0.0, 1.0 - std::fabs(x));
+      t.idx.push_back(k);
+      t.w.push_back(v);
+      total += v;
+    }
+    for (double& v : t.w) v /= total;
+    return t;
+  }
+  const double src = scale * (static_cast<double>(i) + 0.5) - 0.5;
+  if (mode == InterpolationMode::Bilinear) {
+    const double s = std::max(src, 0.0);
+    const std::int64_t i0 = static_cast<std::int64_t>(s);
+    const double l = s - static_cast<double>(i0);
+    t.idx = {i0, std::min(i0 + 1, in - 1)};
+    t.w = {1 - l, l};
+    return t;
+  }
+  const std::int64_t i0 = static_cast<std::int64_t>(std::floor(src));
+  const double frac = src - static_cast<double>(i0);
+  for (int k = 0; k < 4; ++k) {
+    t.idx.push_back(std::clamp<std::int64_t>(i0 - 1 + k, 0, in - 1));
+    t.w.push_back(keys(frac + 1 - k, -0.75));
+  }
+  return t;
+}
+
+// Separable resample in double of planes [P][H][W] (flattened), along one dimension.
+std::vector<double> resample_axis(const std::vector<double>& src, std::int64_t planes, std::int64_t h, std::int64_t w,
+                                  std::int64_t out_size, bool horizontal, const std::function<Taps(std::int64_t)>& taps,
+                                  const std::function<double(double)>& finish) {
+  const std::int64_t oh = horizontal ? h : out_size, ow = horizontal ? out_size : w;
+  std::vector<double> dst(static_cast<std::size_t>(planes * oh * ow));
+  for (std::int64_t p = 0; p < planes; ++p)
+    for (std::int64_t y = 0; y < oh; ++y)
+      for (std::int64_t x = 0; x < ow; ++x) {
+        const Taps t = taps(horizontal ? x : y);
+        double acc = 0;
+        for (std::size_t k = 0; k < t.idx.size(); ++k) {
+          const std::int64_t sy = horizontal ? y : t.idx[k], sx = horizontal ? t.idx[k] : x;
+          acc += t.w[k] * src[static_cast<std::size_t>((p * h + sy) * w + sx)];
+        }
+        dst[static_cast<std::size_t>((p * oh + y) * ow + x)] = finish(acc);
+      }
+  return dst;
+}
+
+// The reference result in double, before the conversion to the image dtype.
+std::vector<double> reference_resize(const Tensor& in, std::int64_t oh, std::int64_t ow, InterpolationMode mode, bool aa) {
+  const std::int64_t h = in.size(-2), w = in.size(-1), planes = in.numel() / std::max<std::int64_t>(h * w, 1);
+  std::vector<double> src;
+  for_each_index(in.shape(), [&](const std::int64_t* idx) { src.push_back(value_at(in, idx)); });
+  const bool u8_cubic = in.dtype() == DType::UInt8 && mode == InterpolationMode::Bicubic;
+  auto identity = [](double v) { return v; };
+  // uint8 bicubic: torch's CPU path rounds and clamps the horizontal pass to uint8.
+  auto to_u8 = [](double v) { return std::clamp(std::floor(v + 0.5), 0.0, 255.0); };
+  std::vector<double> mid = src;
+  std::int64_t mw = w;
+  if (ow != w || !u8_cubic) {
+    mid = resample_axis(src, planes, h, w, ow, true, [&](std::int64_t i) { return ref_taps(mode, aa, w, ow, i); },
+                        u8_cubic && oh != h ? std::function<double(double)>(to_u8) : identity);
+    mw = ow;
+  }
+  if (oh == h && u8_cubic) return mid;
+  return resample_axis(mid, planes, h, mw, oh, false, [&](std::int64_t i) { return ref_taps(mode, aa, h, oh, i); }, identity);
+}
+
+// Compares `out` with the double reference under the dtype's conversion rule.
+void expect_close(const Tensor& out, const std::vector<double>& ref, InterpolationMode mode) {
+  const Tensor c = contiguous_copy(out);
+  ASSERT_EQ(static_cast<std::size_t>(c.numel()), ref.size());
+  std::int64_t i = 0, exact = 0;
+  double worst = 0;
+  const bool nearest = mode == InterpolationMode::Nearest || mode == InterpolationMode::NearestExact;
+  for_each_index(c.shape(), [&](const std::int64_t* idx) {
+    const double got = value_at(c, idx), r = ref[static_cast<std::size_t>(i++)];
+    double expected = r;
+    switch (c.dtype()) {
+      case DType::UInt8: expected = std::clamp(std::nearbyint(r), 0.0, 255.0); break;
+      case DType::UInt16: expected = std::clamp(std::trunc(r), 0.0, 65535.0); break;
+      default: break;
+    }
+    const double d = std::fabs(got - expected);
+    worst = std::max(worst, d);
+    exact += d == 0;
+  });
+  if (c.numel() == 0) return;
+  double tol = 0;
+  switch (c.dtype()) {
+    case DType::Float64: tol = 1e-9; break;
+    case DType::Float32: tol = 2e-5; break;
+    case DType::Float16: tol = 4e-3; break;
+    case DType::BFloat16: tol = 3e-2; break;
+    default: tol = 1; break;
+  }
+  if (nearest) tol = 0;
+  EXPECT_LE(worst, tol) << "max abs difference";
+  // Integer results sit on rounding (or, for uint16, truncation) boundaries where a double
+  // reference and float arithmetic may land on either side; most must still agree.
+  if (!is_floating_point(c.dtype()) && c.numel() >= 100) {
+    EXPECT_GE(static_cast<double>(exact) / static_cast<double>(c.numel()), 0.9);
+  }
+}
+
+// ---- hand-computed ------------------------------------------------------------------------
+
+Tensor row_image(DType dtype, const std::vector<double>& v) {
+  Tensor t = empty({1, 1, static_cast<std::int64_t>(v.size())}, dtype, Device::cpu());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::int64_t idx[3] = {0, 0, static_cast<std::int64_t>(i)};
+    if (dtype == DType::UInt8) store<std::uint8_t>(t, idx, static_cast<std::uint8_t>(v[i]));
+    else store<float>(t, idx, static_cast<float>(v[i]));
+  }
+  return t;
+}
+
+std::vector<double> row_values(const Tensor& t) {
+  std::vector<double> v;
+  for_each_index(t.shape(), [&](const std::int64_t* idx) { v.push_back(value_at(t, idx)); });
+  return v;
+}
+
+TEST(Resize, NearestIndices) {
+  const Tensor img = row_image(DType::UInt8, {10, 11, 12, 13, 14});
+  // scale 5/3: floor(i * 1.667) = 0, 1, 3; floor((i + 0.5) * 1.667) = 0, 2, 4.
+  EXPECT_EQ(row_values(functional::resize(img, std::vector<std::int64_t>{1, 3}, InterpolationMode::Nearest)),
+            (std::vector<double>{10, 11, 13}));
+  EXPECT_EQ(row_values(functional::resize(img, std::vector<std::int64_t>{1, 3}, InterpolationMode::NearestExact)),
+            (std::vector<double>{10, 12, 14}));
+  // PIL code 0 is nearest.
+  EXPECT_EQ(row_values(functional::resize(img, std::vector<std::int64_t>{1, 3}, interpolation_mode_from_int(0))),
+            (std::vector<double>{10, 11, 13}));
+}
+
+TEST(Resize, BilinearUpscaleLambdas) {
+  // 2 -> 4: src = 0.5 (i + 0.5) - 0.5 = -0.25 (clamped to 0), 0.25, 0.75, 1.25 (last pixel).
+  const Tensor img = row_image(DType::Float32, {0, 8});
+  EXPECT_EQ(row_values(functional::resize(img, std::vector<std::int64_t>{1, 4}, InterpolationMode::Bilinear, std::nullopt, false)),
+            (std::vector<double>{0, 2, 6, 8}));
+}
+
+TEST(Resize, AntialiasTwoTimesDownscaleWeights) {
+  // 4 -> 2, triangle filter stretched by 2: output 0 has taps 0..2 with weights (3, 3, 1) / 7,
+  // output 1 taps 1..3 with (1, 3, 3) / 7.
+  const Tensor u8 = row_image(DType::UInt8, {0, 7, 14, 21});
+  EXPECT_EQ(row_values(functional::resize(u8, std::vector<std::int64_t>{1, 2})), (std::vector<double>{5, 16}));
+  const Tensor f32 = row_image(DType::Float32, {0, 7, 14, 21});
+  const auto v = row_values(functional::resize(f32, std::vector<std::int64_t>{1, 2}));
+  EXPECT_NEAR(v[0], 5.0, 2e-6);
+  EXPECT_NEAR(v[1], 16.0, 4e-6);
+  // 2-D: the separable product W x W^T.
+  Tensor sq = empty({1, 4, 4}, DType::Float32, Device::cpu());
+  for (int i = 0; i < 16; ++i) sq.data_as<float>()[i] = static_cast<float>(i * i % 7);
+  const Tensor out = contiguous_copy(functional::resize(sq, std::vector<std::int64_t>{2, 2}));
+  const double wm[2][4] = {{3 / 7.0, 3 / 7.0, 1 / 7.0, 0}, {0, 1 / 7.0, 3 / 7.0, 3 / 7.0}};
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 2; ++x) {
+      double e = 0;
+      for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) e += wm[y][a] * wm[x][b] * ((a * 4 + b) * (a * 4 + b) % 7);
+      EXPECT_NEAR(out.data_as<float>()[y * 2 + x], e, 1e-5) << y << "," << x;
+    }
+}
+
+TEST(Resize, OutputSizeRules) {
+  using functional::resized_output_size;
+  EXPECT_EQ(resized_output_size(480, 640, std::vector<std::int64_t>{256}), (std::vector<std::int64_t>{256, 341}));
+  EXPECT_EQ(resized_output_size(640, 480, std::vector<std::int64_t>{256}), (std::vector<std::int64_t>{341, 256}));
+  EXPECT_EQ(resized_output_size(480, 640, std::vector<std::int64_t>{256}, 300), (std::vector<std::int64_t>{225, 300}));
+  EXPECT_EQ(resized_output_size(480, 640, std::nullopt, 100), (std::vector<std::int64_t>{75, 100}));
+  EXPECT_EQ(resized_output_size(480, 640, std::vector<std::int64_t>{100, 50}), (std::vector<std::int64_t>{100, 50}));
+  EXPECT_EQ(resized_output_size(5, 5, std::vector<std::int64_t>{3}), (std::vector<std::int64_t>{3, 3}));
+  // Same size: the input itself comes back.
+  const Tensor img = random_cpu({3, 8, 6}, DType::UInt8, 1);
+  EXPECT_EQ(functional::resize(img, std::vector<std::int64_t>{6}).data(), img.data());
+  EXPECT_EQ(functional::resize(img, std::vector<std::int64_t>{8, 6}, InterpolationMode::Box).data(), img.data());
+}
+
+struct ResizeCase {
+  std::int64_t oh, ow;
+};
+
+TEST(Resize, MatchesReferenceForEveryDtypeShapeLayoutAndMode) {
+  const std::vector<Dims> shapes{{3, 5, 7}, {2, 3, 9, 13}, {2, 1, 1, 6, 11}, {1, 1, 37}, {3, 17, 1}, {1, 3, 40, 52}, {0, 3, 4, 5}};
+  std::uint64_t seed = 31;
+  for (const Dims& shape : shapes) {
+    const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
+    const std::vector<ResizeCase> cases{{h * 2 + 1, w + 3}, {std::max<std::int64_t>(h / 2, 1), std::max<std::int64_t>(w / 3, 1)},
+                                        {std::max<std::int64_t>(h - 1, 1), w * 2}, {1, 1}, {h + 7, std::max<std::int64_t>(w / 4, 1)}};
+    for (DType dtype : kGeometryDTypes) {
+      const Tensor src = dtype == DType::UInt16 ? random_cpu(shape, DType::UInt16, seed++) : random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        const Tensor in = with_layout(src, layout, Device::cpu());
+        for (InterpolationMode mode : {InterpolationMode::Nearest, InterpolationMode::NearestExact, InterpolationMode::Bilinear,
+                                       InterpolationMode::Bicubic}) {
+          for (bool aa : {true, false}) {
+            const bool uses_aa = aa && (mode == InterpolationMode::Bilinear || mode == InterpolationMode::Bicubic);
+            if (aa && !uses_aa) continue;
+            for (const ResizeCase& rc : cases) {
+              if (rc.oh == h && rc.ow == w) continue;
+              SCOPED_TRACE(describe(shape, dtype, layout) + " " + interpolation_mode_name(mode) + (aa ? " aa" : "") + " -> " +
+                           std::to_string(rc.oh) + "x" + std::to_string(rc.ow));
+              const Tensor out = functional::resize(in, std::vector<std::int64_t>{rc.oh, rc.ow}, mode, std::nullopt, aa);
+              ASSERT_EQ(out.size(-2), rc.oh);
+              ASSERT_EQ(out.size(-1), rc.ow);
+              expect_close(out, reference_resize(src, rc.oh, rc.ow, mode, aa), mode);
+              expect_layout_kept(out, shape, layout);
+            }
+          }
+        }
+        EXPECT_TRUE(bitwise_equal(src, in)) << "the input must not change";
+      }
+    }
+  }
+}
+
+TEST(Resize, ResizedCropEqualsCropThenResize) {
+  const Tensor src = random_cpu({2, 3, 20, 24}, DType::Float32, 41);
+  for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast}) {
+    const Tensor in = with_layout(src, layout, Device::cpu());
+    for (const auto& win : std::vector<std::array<std::int64_t, 4>>{{2, 3, 10, 12}, {-3, 5, 12, 25}}) {
+      const Tensor expected = functional::resize(functional::crop(in, win[0], win[1], win[2], win[3]), std::vector<std::int64_t>{7, 9});
+      EXPECT_TRUE(bitwise_equal(expected, functional::resized_crop(in, win[0], win[1], win[2], win[3], {7, 9})));
+    }
+    // Same size as the window: the crop itself.
+    EXPECT_TRUE(bitwise_equal(functional::crop(in, 1, 1, 5, 6), functional::resized_crop(in, 1, 1, 5, 6, {5, 6})));
+  }
+}
+
+TEST(Resize, BadInput) {
+  const Tensor img = random_cpu({3, 8, 6}, DType::UInt8, 2);
+  using V = std::vector<std::int64_t>;
+  expect_error(ErrorKind::Value, "max_size", [&] { functional::resize(img, V{4, 4}, InterpolationMode::Bilinear, 10); });
+  expect_error(ErrorKind::Value, "strictly greater", [&] { functional::resize(img, V{4}, InterpolationMode::Bilinear, 4); });
+  expect_error(ErrorKind::Value, "max_size", [&] { functional::resize(img, std::nullopt); });
+  expect_error(ErrorKind::Value, "size", [&] { functional::resize(img, V{1, 2, 3}); });
+  expect_error(ErrorKind::NotImplemented, "box", [&] { functional::resize(img, V{4}, InterpolationMode::Box); });
+  expect_error(ErrorKind::NotImplemented, "lanczos", [&] { functional::resize(img, V{4}, interpolation_mode_from_int(1)); });
+  expect_error(ErrorKind::Value, "pil_code", [&] { interpolation_mode_from_int(7); });
+  expect_error(ErrorKind::Runtime, "greater than 0", [&] { functional::resize(img, V{0, 4}); });
+  expect_error(ErrorKind::Runtime, "greater than 0", [&] { functional::resize(img, V{-3}); });
+  expect_error(ErrorKind::Value, "at least 3 dims", [&] { functional::resize(random_cpu({8, 6}, DType::UInt8, 1), V{4}); });
+  expect_error(ErrorKind::Type, "int32", [&] { functional::resize(random_cpu({3, 8, 6}, DType::Int32, 1), V{4}); });
+  expect_error(ErrorKind::NotImplemented, "box", [&] { functional::resized_crop(img, 0, 0, 4, 4, {2}, InterpolationMode::Box); });
+  EXPECT_EQ(interpolation_mode_from_int(4), InterpolationMode::Box);
+  EXPECT_EQ(interpolation_mode_from_string("nearest-exact"), InterpolationMode::NearestExact);
+}
+
+}  // namespace
+}  // namespace svt
