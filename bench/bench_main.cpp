@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -119,5 +120,29 @@ int main(int argc, char** argv) {
     }
   }
   if (json.is_open()) json << "\n]}\n";
+
+  // Host time per call of the C++ API on a small image (no Python): batches small enough never
+  // to fill the launch queue, median over batches.
+  {
+    const Tensor small = random_image({3, 224, 224}, DType::UInt8, MemoryFormat::Contiguous, stream);
+    const Tensor small_f = functional::to_dtype(small, DType::Float32, true, stream);
+    auto host_us = [&](auto&& fn) {
+      for (int i = 0; i < 100; ++i) fn();
+      stream.synchronize();
+      std::vector<double> us;
+      for (int rep = 0; rep < 15; ++rep) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < 400; ++i) fn();
+        us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 400);
+        stream.synchronize();
+      }
+      std::sort(us.begin(), us.end());
+      return us[us.size() / 2];
+    };
+    const std::vector<double> mean{0.485, 0.456, 0.406}, std{0.229, 0.224, 0.225};
+    std::printf("\nC++ host time per call, 3x224x224: horizontal_flip uint8 %.2f us, normalize float32 %.2f us\n",
+                host_us([&] { functional::horizontal_flip(small, stream); }),
+                host_us([&] { functional::normalize(small_f, mean, std, false, stream); }));
+  }
   return 0;
 }

@@ -117,6 +117,18 @@ def main():
         us_ours, us_tv = per_call_overhead_us(ours), per_call_overhead_us(theirs)
         overhead[name] = dict(ours_us=us_ours, tv_us=us_tv)
         print(f"  {name:24} ours {us_ours:6.2f}  torchvision {us_tv:6.2f}")
+    # Where the time goes: pieces of a call measured alone.
+    import streamvision as sv
+
+    for name, fn in [
+        ("as_tensor (import only)", lambda: sv.as_tensor(small_u8)),
+        ("to_dtype same dtype (no kernel)", lambda: F.to_dtype(small_u8, torch.uint8)),
+        ("torch.empty_like", lambda: torch.empty_like(small_u8)),
+        ("torch.flip", lambda: torch.flip(small_u8, [-1])),
+    ]:
+        us = per_call_overhead_us(fn)
+        overhead[name] = dict(us=us)
+        print(f"  {name:32} {us:6.2f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(device=torch.cuda.get_device_name(), copy_gbs=copy_gbs, cases=rows, overhead=overhead), f, indent=1)

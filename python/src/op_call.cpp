@@ -1,5 +1,7 @@
 #include "op_call.hpp"
 
+#include "core/small_sort.hpp"
+
 #include <nanobind/stl/string.h>
 
 #include <numeric>
@@ -63,7 +65,7 @@ class TorchOutputFactory final : public TensorFactory {
     auto state = std::make_shared<ManagedState>();
     state->rank = rank;
     std::iota(state->order, state->order + rank, 0);
-    std::stable_sort(state->order, state->order + rank, [&](int a, int b) { return strides[a] > strides[b]; });
+    detail::stable_sort_small(state->order, rank, [&](int a, int b) { return strides[a] > strides[b]; });
     // PyTorch allocates contiguous tensors: ask for the memory-order shape, which gives
     // exactly the requested dense strides; anything else goes to our allocator.
     std::int64_t mem_shape[kMaxRank];

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/small_sort.hpp"
 #include "streamvision/core/allocator.hpp"
 #include "streamvision/core/error.hpp"
 
@@ -78,7 +79,7 @@ Dims dense_strides_like(const Dims& shape, std::span<const std::int64_t> like_st
   int order[kMaxRank];
   std::iota(order, order + rank, 0);
   // Largest stride outermost; equal strides keep the logical order (stable sort).
-  std::stable_sort(order, order + rank, [&](int a, int b) { return like_strides[a] > like_strides[b]; });
+  detail::stable_sort_small(order, rank, [&](int a, int b) { return like_strides[a] > like_strides[b]; });
   Dims strides = shape;
   std::int64_t running = 1;
   for (int i = rank - 1; i >= 0; --i) {

@@ -14,7 +14,7 @@ void copy_view(const kernels::StridedView& in, const kernels::StridedView& out, 
   const kernels::ElementwisePlan plan = kernels::plan_elementwise(in, out);
   detail::dispatch_itemsize(itemsize(in.dtype), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    launch_elementwise(plan, static_cast<const T*>(in.data), static_cast<T*>(out.data), kernels::CopyOp{}, stream, op);
+    launch_elementwise<true>(plan, static_cast<const T*>(in.data), static_cast<T*>(out.data), kernels::CopyOp{}, stream, op);
   });
 }
 

@@ -2,12 +2,17 @@
 // per-channel arithmetic). One kernel template walks an ElementwisePlan; the op is a functor
 // from src/kernels/ shared with the CPU engine.
 //
-// Each thread handles VEC consecutive elements of the walk, VEC chosen so the smaller of the
-// input and output types moves 16 bytes. Loads are 16-byte vectors when the chunk lies in one
-// row with input stride +1 (or -1: a flip, reversed in registers) and is aligned; otherwise
-// they gather element by element. Stores are vectors whenever the output is written in walk
-// order. Index math is 32-bit with multiply-shift division; work above 2^30 elements is
-// launched in pieces.
+// Memory access: a thread handles kChunks chunks of VEC consecutive elements of the walk, VEC
+// chosen so the *wider* of the input and output types moves 16 bytes per chunk. Chunk u of a
+// thread starts at (block * kChunks + u) * 256 + thread, so every load and store instruction
+// of a warp covers one contiguous span (fully coalesced, 16 bytes a thread on the wide side).
+// All chunks are loaded before any is stored, so a thread has kChunks loads in flight.
+// Loads are vectors when a chunk lies in one row with input stride +1 (or -1: a flip, reversed
+// in registers) and is aligned; otherwise they gather. Stores are vectors whenever the output
+// is written in walk order. Index math is 32-bit with multiply-shift division, specialised for
+// plans of rank 1, 2 and 3 (contiguous images, flips, sliced views); work above 2^30 elements is
+// launched in pieces. Plan and op are __grid_constant__: read from parameter memory, never
+// copied per thread.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -48,118 +53,137 @@ __device__ SV_FORCE_INLINE bool aligned16(const T* p) {
   return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
 }
 
-// Position of one element of the walk: per-dim index and the offset it maps to.
-struct Cursor {
-  std::uint32_t idx[kMaxRank];
-  std::int64_t offset;
-
-  __device__ SV_FORCE_INLINE void advance(const DevicePlan& p, const std::int64_t* stride) {
-    offset += stride[0];
-    ++idx[0];
+// Index of flat element f along every dim of the plan (dims >= RANK are absent).
+template <int RANK>
+__device__ SV_FORCE_INLINE void decompose(const DevicePlan& p, std::uint32_t f, std::uint32_t (&idx)[RANK]) {
+  std::uint32_t rest = f;
 #pragma unroll
-    for (int d = 0; d < kMaxRank - 1; ++d) {
-      if (d + 1 < p.rank && idx[d] == p.size_div[d].divisor) {
-        idx[d] = 0;
-        offset += stride[d + 1] - static_cast<std::int64_t>(p.size_div[d].divisor) * stride[d];
-        ++idx[d + 1];
-      }
-    }
-  }
-};
-
-template <int VEC, class In, class Out, class Op>
-__global__ void __launch_bounds__(256) elementwise_kernel(const In* in, Out* out, DevicePlan p, Op op) {
-  const std::uint32_t first = (blockIdx.x * 256u + threadIdx.x) * VEC;
-  if (first >= p.numel) return;
-  const std::uint32_t count = min(static_cast<std::uint32_t>(VEC), p.numel - first);
-
-  Cursor start;
-  start.offset = 0;
-  std::int64_t out_offset = 0;
-  std::uint32_t rest = first;
-#pragma unroll
-  for (int d = 0; d < kMaxRank; ++d) {
-    start.idx[d] = 0;
-    if (d < p.rank) {
+  for (int d = 0; d < RANK; ++d) {
+    if (d + 1 < RANK && d + 1 < p.rank) {
       std::uint32_t q, r;
-      if (d + 1 < p.rank) {
-        p.size_div[d].divmod(rest, q, r);
-      } else {
-        q = 0;
-        r = rest;
-      }
-      start.idx[d] = r;
+      p.size_div[d].divmod(rest, q, r);
+      idx[d] = r;
       rest = q;
-      start.offset += static_cast<std::int64_t>(r) * p.in_stride[d];
-      out_offset += static_cast<std::int64_t>(r) * p.out_stride[d];
+    } else if (d < p.rank) {
+      idx[d] = rest;
+      rest = 0;
+    } else {
+      idx[d] = 0;
     }
   }
-  const bool one_row = count == VEC && start.idx[0] + VEC <= p.size_div[0].divisor;
+}
 
-  In x[VEC];
-  const In* src = in + start.offset;
-  if (one_row && p.in_stride[0] == 1 && aligned16(src)) {
-    const Pack<In, VEC> pack = *reinterpret_cast<const Pack<In, VEC>*>(src);
+template <int RANK>
+__device__ SV_FORCE_INLINE std::int64_t offset_of(const std::uint32_t (&idx)[RANK], const std::int64_t* stride) {
+  std::int64_t off = 0;
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) x[j] = pack.v[j];
-  } else if (one_row && p.in_stride[0] == -1 && aligned16(src - (VEC - 1))) {
-    const Pack<In, VEC> pack = *reinterpret_cast<const Pack<In, VEC>*>(src - (VEC - 1));
+  for (int d = 0; d < RANK; ++d) off += static_cast<std::int64_t>(idx[d]) * stride[d];
+  return off;
+}
+
+// Moves a multi-index one element forward in walk order, updating the offset.
+template <int RANK>
+__device__ SV_FORCE_INLINE void advance(const DevicePlan& p, std::uint32_t (&idx)[RANK], std::int64_t& off,
+                                        const std::int64_t* stride) {
+  off += stride[0];
+  ++idx[0];
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) x[j] = pack.v[VEC - 1 - j];
-  } else {
-    Cursor c = start;
+  for (int d = 0; d + 1 < RANK; ++d) {
+    if (d + 1 < p.rank && idx[d] == p.size_div[d].divisor) {
+      idx[d] = 0;
+      off += stride[d + 1] - static_cast<std::int64_t>(p.size_div[d].divisor) * stride[d];
+      ++idx[d + 1];
+    }
+  }
+}
+
+template <int VEC, int RANK, int CHUNKS, class In, class Out, class Op>
+__global__ void __launch_bounds__(256)
+    elementwise_kernel(const In* in, Out* out, const __grid_constant__ DevicePlan p, const __grid_constant__ Op op) {
+  std::uint32_t first[CHUNKS], count[CHUNKS];
+  std::int64_t in_off[CHUNKS], out_off[CHUNKS];
+  bool one_row[CHUNKS];
+  In x[CHUNKS][VEC];
+
+  // Phase 1: locate and load every chunk (independent loads in flight together).
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      if (j < count) {
-        x[j] = in[c.offset];
-        if (j + 1 < count) c.advance(p, p.in_stride);
+  for (int u = 0; u < CHUNKS; ++u) {
+    first[u] = ((blockIdx.x * CHUNKS + u) * 256u + threadIdx.x) * VEC;
+    count[u] = first[u] < p.numel ? min(static_cast<std::uint32_t>(VEC), p.numel - first[u]) : 0u;
+    if (count[u] == 0) continue;
+    std::uint32_t idx[RANK];
+    decompose<RANK>(p, first[u], idx);
+    in_off[u] = offset_of<RANK>(idx, p.in_stride);
+    out_off[u] = offset_of<RANK>(idx, p.out_stride);
+    one_row[u] = count[u] == VEC && idx[0] + VEC <= p.size_div[0].divisor;
+    const In* src = in + in_off[u];
+    if (one_row[u] && p.in_stride[0] == 1 && aligned16(src)) {
+      const Pack<In, VEC> pack = *reinterpret_cast<const Pack<In, VEC>*>(src);
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) x[u][j] = pack.v[j];
+    } else if (one_row[u] && p.in_stride[0] == -1 && aligned16(src - (VEC - 1))) {
+      const Pack<In, VEC> pack = *reinterpret_cast<const Pack<In, VEC>*>(src - (VEC - 1));
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) x[u][j] = pack.v[VEC - 1 - j];
+    } else {
+      std::int64_t off = in_off[u];
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        if (j < count[u]) {
+          x[u][j] = in[off];
+          if (j + 1 < count[u]) advance<RANK>(p, idx, off, p.in_stride);
+        }
       }
     }
   }
 
-  Out y[VEC];
-  if constexpr (Op::kUsesChannel) {
-    std::uint32_t q, r;
-    p.channel_inner_div.divmod(first, q, r);
-    std::uint64_t within = p.channel_base_r + r;
-    if (within >= p.channel_inner) {
-      within -= p.channel_inner;
-      ++q;
-    }
-    std::uint32_t channel = (q + p.channel_base_q) % p.channels;
+  // Phase 2: compute and store.
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      y[j] = op(x[j], channel);
-      if (++within == p.channel_inner) {
-        within = 0;
-        if (++channel == p.channels) channel = 0;
+  for (int u = 0; u < CHUNKS; ++u) {
+    if (count[u] == 0) continue;
+    Out y[VEC];
+    if constexpr (Op::kUsesChannel) {
+      std::uint32_t q, r;
+      p.channel_inner_div.divmod(first[u], q, r);
+      std::uint64_t within = p.channel_base_r + r;
+      if (within >= p.channel_inner) {
+        within -= p.channel_inner;
+        ++q;
       }
-    }
-  } else {
+      std::uint32_t channel = (q + p.channel_base_q) % p.channels;
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) y[j] = op(x[j], 0u);
-  }
+      for (int j = 0; j < VEC; ++j) {
+        y[j] = op(x[u][j], channel);
+        if (++within == p.channel_inner) {
+          within = 0;
+          if (++channel == p.channels) channel = 0;
+        }
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) y[j] = op(x[u][j], 0u);
+    }
 
-  if (count == VEC && p.out_vector) {
+    Out* dst = out + out_off[u];
+    if (count[u] == VEC && p.out_vector) {
+      dst = out + first[u];
+    } else if (!(one_row[u] && p.out_stride[0] == 1 && aligned16(dst))) {
+      std::uint32_t idx[RANK];
+      decompose<RANK>(p, first[u], idx);
+      std::int64_t off = out_off[u];
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        if (j < count[u]) {
+          out[off] = y[j];
+          if (j + 1 < count[u]) advance<RANK>(p, idx, off, p.out_stride);
+        }
+      }
+      continue;
+    }
     Pack<Out, VEC> pack;
 #pragma unroll
     for (int j = 0; j < VEC; ++j) pack.v[j] = y[j];
-    *reinterpret_cast<Pack<Out, VEC>*>(out + first) = pack;
-  } else if (one_row && p.out_stride[0] == 1 && aligned16(out + out_offset)) {
-    Pack<Out, VEC> pack;
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) pack.v[j] = y[j];
-    *reinterpret_cast<Pack<Out, VEC>*>(out + out_offset) = pack;
-  } else {
-    Cursor c = start;
-    c.offset = out_offset;
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      if (j < count) {
-        out[c.offset] = y[j];
-        if (j + 1 < count) c.advance(p, p.out_stride);
-      }
-    }
+    *reinterpret_cast<Pack<Out, VEC>*>(dst) = pack;
   }
 }
 
@@ -194,17 +218,21 @@ void for_each_piece(const kernels::ElementwisePlan& plan, std::int64_t max_numel
   }
 }
 
+// Elements per chunk: 16 bytes of the wider type.
 template <class In, class Out>
 constexpr int elementwise_vec() {
-  return static_cast<int>(16 / std::min(sizeof(In), sizeof(Out)));
+  return static_cast<int>(16 / std::max(sizeof(In), sizeof(Out)));
 }
 
-// Launches `op` over `plan` on `stream`. No allocation, no synchronization.
-template <class In, class Out, class Op>
+// Launches `op` over `plan` on `stream`. No allocation, no synchronization. kAllRanks
+// instantiates the rank-2 and rank-3 specialisations too (worth it for the few copy kernels
+// that flips and layout changes use; other ops take the general kernel for those ranks).
+template <bool kAllRanks = false, class In, class Out, class Op>
 void launch_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* out, const Op& op,
                         const Stream& stream, const char* op_name) {
   if (plan.numel == 0) return;
   constexpr int VEC = elementwise_vec<In, Out>();
+  constexpr int CHUNKS = 4;
   LaunchScope scope(stream, op_name);
   constexpr std::int64_t kMaxPiece = std::int64_t{1} << 30;
   for_each_piece(plan, kMaxPiece, 0, 0, 0,
@@ -226,9 +254,19 @@ void launch_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out*
     d.channels = static_cast<std::uint32_t>(piece.channels);
     Out* out_piece = out + out_off;
     d.out_vector = piece.out_linear && (reinterpret_cast<std::uintptr_t>(out_piece) & 15u) == 0;
-    const std::uint64_t chunks = (piece.numel + VEC - 1) / VEC;
-    const unsigned blocks = static_cast<unsigned>((chunks + 255) / 256);
-    elementwise_kernel<VEC, In, Out, Op><<<blocks, 256, 0, scope.handle()>>>(in + in_off, out_piece, d, op);
+    const std::uint64_t per_block = 256ull * CHUNKS * VEC;
+    const unsigned blocks = static_cast<unsigned>((static_cast<std::uint64_t>(piece.numel) + per_block - 1) / per_block);
+    const In* in_piece = in + in_off;
+    const cudaStream_t s = scope.handle();
+    if (piece.rank == 1) {
+      elementwise_kernel<VEC, 1, CHUNKS, In, Out, Op><<<blocks, 256, 0, s>>>(in_piece, out_piece, d, op);
+    } else if (kAllRanks && piece.rank == 2) {
+      elementwise_kernel<VEC, 2, CHUNKS, In, Out, Op><<<blocks, 256, 0, s>>>(in_piece, out_piece, d, op);
+    } else if (kAllRanks && piece.rank == 3) {
+      elementwise_kernel<VEC, 3, CHUNKS, In, Out, Op><<<blocks, 256, 0, s>>>(in_piece, out_piece, d, op);
+    } else {
+      elementwise_kernel<VEC, kMaxRank, CHUNKS, In, Out, Op><<<blocks, 256, 0, s>>>(in_piece, out_piece, d, op);
+    }
     scope.check_launch();
   });
 }

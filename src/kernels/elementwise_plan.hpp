@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <numeric>
 
+#include "core/small_sort.hpp"
 #include "kernels/strided_view.hpp"
 
 namespace streamvision::kernels {
@@ -42,7 +43,7 @@ inline ElementwisePlan plan_elementwise(const StridedView& in, const StridedView
   int order[kMaxRank];
   std::iota(order, order + rank, 0);
   auto abs64 = [](std::int64_t v) { return v < 0 ? -v : v; };
-  std::stable_sort(order, order + rank, [&](int a, int b) {
+  detail::stable_sort_small(order, rank, [&](int a, int b) {
     if (out.strides[a] != out.strides[b]) return out.strides[a] > out.strides[b];
     return abs64(in.strides[a]) > abs64(in.strides[b]);
   });
