@@ -1,0 +1,68 @@
+// gaussian_blur and gaussian_noise (torchvision.transforms.v2.functional, _misc.py).
+//
+// gaussian_blur(image, kernel_size, sigma): kernel_size is [kx, ky] (x first), odd and
+// positive; sigma none -> 0.3 * ((k - 1) / 2 - 1) + 0.8 per axis, one value -> both axes, or
+// [sx, sy], all positive. REFLECT_101 borders (the radius must be smaller than the image:
+// torch's reflect padding raises otherwise). Integer images round back (half to even).
+// Computed separably in float (double for float64); see src/kernels/blur.hpp.
+//
+// gaussian_noise(image, mean, sigma, clip): float images x + mean + randn * sigma (clamped to
+// [0, 1] if clip), uint8 images with int16 noise (mean * 255 + randn * sigma * 255); other
+// dtypes raise ValueError. Normals come from a counter-based generator (Philox4x32-10 with
+// Box-Muller): element i (row-major) of a call depends only on (seed, offset, i), so CPU and CUDA
+// give the same values, and the values differ from torch's (the distribution is the same). A
+// call reserves ceil(numel / 4) counters of the generator (default: the process-wide one).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "streamvision/core/generator.hpp"
+#include "streamvision/core/stream.hpp"
+#include "streamvision/core/tensor.hpp"
+#include "streamvision/functional/registry.hpp"
+
+namespace streamvision {
+
+namespace ops {
+struct GaussianBlurParams {
+  std::int64_t kernel_x = 1, kernel_y = 1;  // odd, kernel / 2 smaller than the image's W / H
+  double sigma_x = 1, sigma_y = 1;          // positive
+};
+// Kernel contract: input [..., C, H, W] with at least one element, output of its shape and dtype.
+struct GaussianBlur {
+  static constexpr const char* name = "gaussian_blur";
+  using Kernel = void (*)(const Tensor& input, const Tensor& output, const GaussianBlurParams& params,
+                          const Stream& stream);
+};
+// Kernel contract: output of the input's shape and dtype (uint8 or float); element i (row-major)
+// uses counter state.offset + i / 4.
+struct GaussianNoise {
+  static constexpr const char* name = "gaussian_noise";
+  using Kernel = void (*)(const Tensor& input, const Tensor& output, double mean, double sigma, bool clip,
+                          const PhiloxState& state, const Stream& stream);
+};
+}  // namespace ops
+
+namespace functional {
+
+Tensor gaussian_blur(const Tensor& image, const std::vector<std::int64_t>& kernel_size,
+                     const std::optional<std::vector<double>>& sigma = std::nullopt,
+                     const std::optional<Stream>& stream = std::nullopt);
+
+// Draws from `generator` (nullptr: Generator::default_generator()).
+Tensor gaussian_noise(const Tensor& image, double mean = 0.0, double sigma = 0.1, bool clip = true,
+                      Generator* generator = nullptr, const std::optional<Stream>& stream = std::nullopt);
+// Draws from an explicit seed and offset (nothing is advanced).
+Tensor gaussian_noise(const Tensor& image, double mean, double sigma, bool clip, const PhiloxState& state,
+                      const std::optional<Stream>& stream = std::nullopt);
+
+// Philox counters a gaussian_noise call on `image` reserves: ceil(numel / 4).
+std::uint64_t gaussian_noise_counters(const Tensor& image);
+
+}  // namespace functional
+}  // namespace streamvision
+
+SV_DECLARE_KERNEL_TABLE(streamvision::ops::GaussianBlur)
+SV_DECLARE_KERNEL_TABLE(streamvision::ops::GaussianNoise)

@@ -1,0 +1,158 @@
+// CPU kernels of the colour ops with a reduction: adjust_contrast (grayscale mean), autocontrast
+// (per-channel min / max), equalize (per-channel histograms). Each reduces, finalizes per image
+// with the shared functions of src/kernels/, then applies with the same functor as CUDA.
+// adjust_contrast's floating-point sums add in exactly the order the CUDA engine uses
+// (kernels/reduce.hpp), so both give the same mean.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "cpu/color_pixels.hpp"
+#include "kernels/color.hpp"
+#include "kernels/color_dtypes.hpp"
+#include "kernels/equalize.hpp"
+#include "kernels/reduce.hpp"
+#include "streamvision/functional/color.hpp"
+
+namespace streamvision::cpu {
+
+namespace {
+
+using kernels::ImageBatch;
+
+// ---- adjust_contrast --------------------------------------------------------------------------
+
+template <class T, int C>
+void contrast(const ImageBatch& in, const ImageBatch& out, double factor) {
+  using Acc = kernels::ContrastAcc<T>;
+  constexpr int kThreads = kernels::kReduceThreads;
+  constexpr int kPerThread = kernels::kContrastGroupsPerThread;
+  const kernels::PixelGroups g = kernels::PixelGroups::make(in.h, in.w, kernels::pixel_group_size<T>());
+  const std::int64_t chunks = g.chunks(kPerThread);
+  std::vector<Acc> partials(static_cast<std::size_t>(in.n * chunks));
+  parallel_for(in.n * chunks, 1, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t index = first; index < last; ++index) {
+      const std::int64_t n = index / chunks, q = index % chunks;
+      const T* image = static_cast<const T*>(in.data) + n * in.stride_n;
+      Acc acc[kThreads] = {};
+      for (int k = 0; k < kPerThread; ++k) {
+        for (int t = 0; t < kThreads; ++t) {
+          const std::int64_t group = (q * kPerThread + k) * kThreads + t;
+          if (group >= g.count) continue;
+          std::int64_t y, x0, count;
+          group_at(g, group, y, x0, count);
+          for (std::int64_t x = x0; x < x0 + count; ++x) {
+            T v[C];
+            load_pixel(image + y * in.stride_h + x * in.stride_w, in.stride_c, v);
+            acc[t] += kernels::contrast_value<T, C>(v);
+          }
+        }
+      }
+      for (int s = kThreads / 2; s > 0; s /= 2) {
+        for (int t = 0; t < s; ++t) acc[t] += acc[t + s];
+      }
+      partials[static_cast<std::size_t>(index)] = acc[0];
+    }
+  });
+  std::vector<kernels::opmath_t<T>> means(static_cast<std::size_t>(in.n));
+  for (std::int64_t n = 0; n < in.n; ++n) {
+    means[static_cast<std::size_t>(n)] = kernels::contrast_mean<T>(&partials[static_cast<std::size_t>(n * chunks)],
+                                                                   chunks, in.h * in.w);
+  }
+  run_pixels<T>(in, out, kernels::ContrastApplyOp<T, C>{kernels::BlendFactors<T>::make(factor), means.data()});
+}
+
+void adjust_contrast(const Tensor& input, const Tensor& output, double factor, const Stream&) {
+  const ImageBatch in = batch_of(input), out = batch_of(output);
+  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_contrast", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (in.c == 3) {
+      contrast<T, 3>(in, out, factor);
+    } else {
+      contrast<T, 1>(in, out, factor);
+    }
+  });
+}
+
+// ---- autocontrast -----------------------------------------------------------------------------
+
+template <class T, int C>
+void autocontrast_image(const ImageBatch& in, const ImageBatch& out) {
+  std::vector<kernels::AutocontrastChannel<T>> params(static_cast<std::size_t>(in.n * C));
+  parallel_for(in.n, 1, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t n = first; n < last; ++n) {
+      const T* image = static_cast<const T*>(in.data) + n * in.stride_n;
+      kernels::MinMax<T> bounds[C];
+      using F = kernels::opmath_t<T>;
+      for (int c = 0; c < C; ++c) {  // as the CUDA engine: from +-inf
+        bounds[c].lo = std::numeric_limits<F>::infinity();
+        bounds[c].hi = -std::numeric_limits<F>::infinity();
+      }
+      for (std::int64_t y = 0; y < in.h; ++y) {
+        for (std::int64_t x = 0; x < in.w; ++x) {
+          for (int c = 0; c < C; ++c) {
+            const auto v = kernels::to_opmath(image[c * in.stride_c + y * in.stride_h + x * in.stride_w]);
+            bounds[c].lo = kernels::min_value(bounds[c].lo, v);
+            bounds[c].hi = kernels::max_value(bounds[c].hi, v);
+          }
+        }
+      }
+      for (int c = 0; c < C; ++c) {
+        params[static_cast<std::size_t>(n * C + c)] = kernels::autocontrast_finalize<T>(bounds, 1, C, c);
+      }
+    }
+  });
+  run_pixels<T>(in, out, kernels::AutocontrastApplyOp<T, C>{params.data()});
+}
+
+void autocontrast(const Tensor& input, const Tensor& output, const Stream&) {
+  const ImageBatch in = batch_of(input), out = batch_of(output);
+  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "autocontrast", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (in.c == 3) {
+      autocontrast_image<T, 3>(in, out);
+    } else {
+      autocontrast_image<T, 1>(in, out);
+    }
+  });
+}
+
+// ---- equalize -----------------------------------------------------------------------------------
+
+// One channel at a time (any number of channels): histogram, table, lookup.
+template <class T>
+void equalize_image(const ImageBatch& in, const ImageBatch& out) {
+  constexpr int kBins = kernels::kEqualizeBins;
+  const std::int64_t planes = in.n * in.c;
+  std::vector<std::uint8_t> luts(static_cast<std::size_t>(planes * kBins));
+  const auto to_u8 = kernels::make_equalize_apply_op<T, 1>(nullptr, 0).to_u8;
+  parallel_for(planes, 1, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t p = first; p < last; ++p) {
+      const std::int64_t n = p / in.c, c = p % in.c;
+      const T* plane = static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c;
+      std::uint32_t hist[kBins] = {};
+      for (std::int64_t y = 0; y < in.h; ++y) {
+        for (std::int64_t x = 0; x < in.w; ++x) ++hist[to_u8(plane[y * in.stride_h + x * in.stride_w], 0u)];
+      }
+      kernels::equalize_lut(hist, &luts[static_cast<std::size_t>(p * kBins)]);
+    }
+  });
+  for (std::int64_t c = 0; c < in.c; ++c) {
+    run_pixels<T>(channel_of(in, c, sizeof(T)), channel_of(out, c, sizeof(T)),
+                  kernels::make_equalize_apply_op<T, 1>(luts.data() + c * kBins, in.c * kBins));
+  }
+}
+
+void equalize(const Tensor& input, const Tensor& output, const Stream&) {
+  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "equalize", [&](auto tag) {
+    equalize_image<typename decltype(tag)::type>(batch_of(input), batch_of(output));
+  });
+}
+
+SV_REGISTER_KERNEL(ops::AdjustContrast, DeviceType::CPU, &adjust_contrast, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::Autocontrast, DeviceType::CPU, &autocontrast, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::Equalize, DeviceType::CPU, &equalize, kernels::kColorDTypes);
+
+}  // namespace
+
+}  // namespace streamvision::cpu

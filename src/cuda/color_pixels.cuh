@@ -1,0 +1,253 @@
+// Internal: the CUDA engine of the per-pixel colour ops and their reductions.
+//
+// An image batch [N, C, H, W] (kernels::ImageBatch, any strides) is walked in pixel groups
+// (kernels/reduce.hpp): V consecutive pixels of a row, V = 16 bytes / element size. A thread
+// loads a group of C channels with one 16-byte vector load per channel when the row is
+// contiguous (NCHW) or with C vector loads de-interleaved in registers when the pixel's
+// channels are contiguous (channels_last), and falls back to element loads at row ends and for
+// other strides. Blocks never straddle images: block b works on image b / blocks_per_image, so
+// per-image parameters (a mean, a lookup table) are uniform in a block.
+//
+// Index math is 32-bit (FastDivmod); the launchers split batches whose block count would not
+// fit and reject images of more than 2^31 groups.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda/elementwise.cuh"
+#include "cuda/launch.hpp"
+#include "kernels/fast_divmod.hpp"
+#include "kernels/image_batch.hpp"
+#include "kernels/reduce.hpp"
+#include "streamvision/core/error.hpp"
+
+namespace streamvision::cuda {
+
+inline constexpr int kPixelThreads = kernels::kReduceThreads;
+
+template <class T>
+struct DeviceImage {
+  T* data;
+  std::int64_t stride_n, stride_c, stride_h, stride_w;
+};
+
+template <class T>
+DeviceImage<T> device_image(const kernels::ImageBatch& b) {
+  return {static_cast<T*>(b.data), b.stride_n, b.stride_c, b.stride_h, b.stride_w};
+}
+
+// How blocks and threads map onto the groups of each image.
+struct PixelGrid {
+  std::uint32_t w = 0;
+  std::uint32_t groups = 0;            // per image
+  kernels::FastDivmod per_row;         // groups per row
+  std::uint32_t groups_per_block = 0;  // groups_per_thread * kPixelThreads
+  kernels::FastDivmod blocks;          // blocks per image
+};
+
+inline PixelGrid make_pixel_grid(const kernels::PixelGroups& g, int groups_per_thread, std::int64_t blocks_per_image,
+                                 const char* op) {
+  if (g.count >= (std::int64_t{1} << 31) || g.w >= (std::int64_t{1} << 31)) {
+    throw Error(ErrorKind::Value, op, "image", "images of fewer than 2^31 pixel groups on CUDA",
+                std::to_string(g.h) + "x" + std::to_string(g.w) + " pixels");
+  }
+  PixelGrid p;
+  p.w = static_cast<std::uint32_t>(g.w);
+  p.groups = static_cast<std::uint32_t>(g.count);
+  p.per_row = kernels::FastDivmod(static_cast<std::uint32_t>(std::max<std::int64_t>(g.per_row, 1)));
+  p.groups_per_block = static_cast<std::uint32_t>(groups_per_thread * kPixelThreads);
+  p.blocks = kernels::FastDivmod(static_cast<std::uint32_t>(blocks_per_image));
+  return p;
+}
+
+// Calls launch(first_image, images) for slices of the batch whose block count fits in a grid.
+template <class Fn>
+void for_each_image_slice(std::int64_t images, std::int64_t blocks_per_image, Fn&& launch) {
+  const std::int64_t per_launch = std::max<std::int64_t>(1, ((std::int64_t{1} << 31) - 1) / blocks_per_image);
+  for (std::int64_t first = 0; first < images; first += per_launch) launch(first, std::min(per_launch, images - first));
+}
+
+template <int C, class T>
+__device__ SV_FORCE_INLINE bool channels_aligned16(const T* p, std::int64_t sc) {
+  bool aligned = true;
+#pragma unroll
+  for (int c = 0; c < C; ++c) aligned = aligned && aligned16(p + c * sc);
+  return aligned;
+}
+
+// The group `g` of an image: the offset of its first pixel in row-major units and its size.
+struct GroupPos {
+  std::uint32_t y, x0;
+  int count;
+};
+
+template <int V>
+__device__ SV_FORCE_INLINE GroupPos group_pos(const PixelGrid& grid, std::uint32_t g) {
+  GroupPos p;
+  std::uint32_t gx;
+  grid.per_row.divmod(g, p.y, gx);
+  p.x0 = gx * V;
+  p.count = static_cast<int>(min(static_cast<std::uint32_t>(V), grid.w - p.x0));
+  return p;
+}
+
+// x[c][v] = pixel v of the group, channel c. `p` points at the group's first pixel, channel 0.
+template <int C, int V, class T>
+__device__ SV_FORCE_INLINE void load_group(const T* p, std::int64_t sc, std::int64_t sw, int count, T (&x)[C][V]) {
+  static_assert(V * sizeof(T) == 16, "a group is 16 bytes per channel");
+  if (count == V) {
+    if (sw == 1 && channels_aligned16<C>(p, sc)) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const Pack<T, V> pack = *reinterpret_cast<const Pack<T, V>*>(p + c * sc);
+#pragma unroll
+        for (int v = 0; v < V; ++v) x[c][v] = pack.v[v];
+      }
+      return;
+    } else if (C > 1 && sc == 1 && sw == C && aligned16(p)) {
+      T flat[C * V];
+#pragma unroll
+      for (int k = 0; k < C; ++k) {
+        const Pack<T, V> pack = *reinterpret_cast<const Pack<T, V>*>(p + k * V);
+#pragma unroll
+        for (int v = 0; v < V; ++v) flat[k * V + v] = pack.v[v];
+      }
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+#pragma unroll
+        for (int v = 0; v < V; ++v) x[c][v] = flat[v * C + c];
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    if (v < count) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) x[c][v] = p[v * sw + c * sc];
+    }
+  }
+}
+
+template <int C, int V, class T>
+__device__ SV_FORCE_INLINE void store_group(T* p, std::int64_t sc, std::int64_t sw, int count, const T (&y)[C][V]) {
+  if (count == V) {
+    if (sw == 1 && channels_aligned16<C>(p, sc)) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        Pack<T, V> pack;
+#pragma unroll
+        for (int v = 0; v < V; ++v) pack.v[v] = y[c][v];
+        *reinterpret_cast<Pack<T, V>*>(p + c * sc) = pack;
+      }
+      return;
+    } else if (C > 1 && sc == 1 && sw == C && aligned16(p)) {
+#pragma unroll
+      for (int k = 0; k < C; ++k) {
+        Pack<T, V> pack;
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          const int flat = k * V + v;
+          pack.v[v] = y[flat % C][flat / C];
+        }
+        *reinterpret_cast<Pack<T, V>*>(p + k * V) = pack;
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    if (v < count) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) p[v * sw + c * sc] = y[c][v];
+    }
+  }
+}
+
+// op(n, x[kIn], y[kOut]) for every pixel: one group per thread.
+template <int V, class T, class Op>
+__global__ void __launch_bounds__(kPixelThreads)
+    pixel_map_kernel(DeviceImage<const T> in, DeviceImage<T> out, PixelGrid grid, std::int64_t first_image, Op op) {
+  std::uint32_t n, q;
+  grid.blocks.divmod(blockIdx.x, n, q);
+  const std::uint32_t g = q * kPixelThreads + threadIdx.x;
+  if (g >= grid.groups) return;
+  const GroupPos pos = group_pos<V>(grid, g);
+  const std::int64_t image = first_image + n;
+  T x[Op::kIn][V];
+  load_group<Op::kIn, V>(in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0 * in.stride_w, in.stride_c,
+                         in.stride_w, pos.count, x);
+  T y[Op::kOut][V];
+#pragma unroll
+  for (int v = 0; v < V; ++v) {
+    T a[Op::kIn];
+    T b[Op::kOut];
+#pragma unroll
+    for (int c = 0; c < Op::kIn; ++c) a[c] = x[c][v];
+    op(image, a, b);
+#pragma unroll
+    for (int c = 0; c < Op::kOut; ++c) y[c][v] = b[c];
+  }
+  store_group<Op::kOut, V>(out.data + image * out.stride_n + pos.y * out.stride_h + pos.x0 * out.stride_w,
+                           out.stride_c, out.stride_w, pos.count, y);
+}
+
+// Reductions: fn(x, count) for the groups thread t of chunk `chunk` accumulates, in order
+// (kernels/reduce.hpp: groups (chunk * groups_per_thread + k) * kPixelThreads + t).
+template <int C, int V, class T, class Fn>
+__device__ SV_FORCE_INLINE void for_each_group(const DeviceImage<const T>& in, const PixelGrid& grid,
+                                               std::int64_t image, std::uint32_t chunk, int groups_per_thread,
+                                               Fn&& fn) {
+  for (int k = 0; k < groups_per_thread; ++k) {
+    const std::uint32_t g = (chunk * groups_per_thread + k) * kPixelThreads + threadIdx.x;
+    if (g >= grid.groups) break;
+    const GroupPos pos = group_pos<V>(grid, g);
+    T x[C][V];
+    load_group<C, V>(in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0 * in.stride_w, in.stride_c,
+                     in.stride_w, pos.count, x);
+    fn(x, pos.count);
+  }
+}
+
+template <class T, class Op>
+void launch_pixels(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const Op& op, const Stream& stream,
+                   const char* name) {
+  constexpr int V = kernels::pixel_group_size<T>();
+  if (in.n == 0 || in.h == 0 || in.w == 0) return;
+  const kernels::PixelGroups groups = kernels::PixelGroups::make(in.h, in.w, V);
+  const std::int64_t blocks_per_image = groups.chunks(1);
+  const PixelGrid grid = make_pixel_grid(groups, 1, blocks_per_image, name);
+  LaunchScope scope(stream, name);
+  for_each_image_slice(in.n, blocks_per_image, [&](std::int64_t first, std::int64_t images) {
+    const unsigned blocks = static_cast<unsigned>(images * blocks_per_image);
+    pixel_map_kernel<V, T, Op><<<blocks, kPixelThreads, 0, scope.handle()>>>(
+        device_image<const T>(in), device_image<T>(out), grid, first, op);
+    scope.check_launch();
+  });
+}
+
+// Scratch memory on the op's stream (stream-ordered), carved into 256-byte aligned pieces.
+class Scratch {
+ public:
+  Scratch(std::int64_t bytes, Device device, const Stream& stream)
+      : buffer_(empty({std::max<std::int64_t>(bytes, 1)}, DType::UInt8, device, MemoryFormat::Contiguous, stream)) {}
+  template <class U>
+  U* take(std::int64_t count) {
+    U* p = reinterpret_cast<U*>(static_cast<char*>(buffer_.data()) + used_);
+    used_ += aligned_bytes<U>(count);
+    return p;
+  }
+  template <class U>
+  static std::int64_t aligned_bytes(std::int64_t count) {
+    return (count * static_cast<std::int64_t>(sizeof(U)) + 255) / 256 * 256;
+  }
+
+ private:
+  Tensor buffer_;
+  std::int64_t used_ = 0;
+};
+
+}  // namespace streamvision::cuda

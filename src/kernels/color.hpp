@@ -1,0 +1,336 @@
+// Internal: the math of the colour ops (torchvision.transforms.v2.functional._color), shared by
+// the CPU and CUDA engines.
+//
+// Each function follows the sequence of torch operations torchvision performs, rounding where
+// torch materialises a tensor: integer images are computed in float32 (torch promotes
+// uint8 * python float to float32) and truncated back; float images are computed in their own
+// dtype, 16-bit floats through float with a rounding after every torch op. torch's
+// `a.add_(b, alpha=s)` is a fused multiply-add on both its CPU (vectorised fmadd) and CUDA
+// (contracted) paths, so it is an explicit fma here. Python scalars become the computation type
+// (float for float32 and integer images, double for float64) before use.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/cast.hpp"
+#include "kernels/color_math.hpp"
+#include "kernels/to_dtype.hpp"
+
+namespace streamvision::kernels {
+
+// torchvision's _max_value for the dtypes the colour ops support.
+template <class T> struct ColorBound { static constexpr double value = 1.0; };
+template <> struct ColorBound<std::uint8_t> { static constexpr double value = 255.0; };
+template <> struct ColorBound<std::uint16_t> { static constexpr double value = 65535.0; };
+
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> bound_of() {
+  return static_cast<opmath_t<T>>(ColorBound<T>::value);
+}
+
+// An intermediate result as torch materialises it: in T for float images (16-bit floats round),
+// in float32 (unrounded) for integer images.
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> mat(opmath_t<T> v) {
+  if constexpr (is_half_like<T>) {
+    return static_cast<float>(T(v));
+  } else {
+    return v;
+  }
+}
+
+// The final `.to(image.dtype)`: truncation toward zero for integers, rounding for 16-bit floats.
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE T to_image(opmath_t<T> v) {
+  return cast<T>(v);
+}
+
+// torch.clamp: NaN stays NaN.
+template <class F>
+SV_HOST_DEVICE SV_FORCE_INLINE F clamp_value(F v, F lo, F hi) {
+  return v < lo ? lo : (hi < v ? hi : v);
+}
+
+// r.mul(0.2989).add_(g, alpha=0.587).add_(b, alpha=0.114), in the computation type.
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> grayscale_value(T r, T g, T b) {
+  using F = opmath_t<T>;
+  F l = mat<T>(to_opmath(r) * F(0.2989));
+  l = mat<T>(pmath::fma_(to_opmath(g), F(0.587), l));
+  return mat<T>(pmath::fma_(to_opmath(b), F(0.114), l));
+}
+
+// The grayscale image saturation and contrast blend with: floored for integer images.
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> blend_gray(T r, T g, T b) {
+  const opmath_t<T> l = grayscale_value(r, g, b);
+  if constexpr (is_float_like<T>) {
+    return l;
+  } else {
+    return pmath::floor_(l);
+  }
+}
+
+// _blend(image1, image2, ratio): image1.mul(ratio).add_(image2, alpha=1-ratio).clamp_(0, bound).
+template <class T>
+struct BlendFactors {
+  opmath_t<T> ratio = 1;
+  opmath_t<T> other = 0;  // 1 - ratio, computed in double like Python does
+
+  static BlendFactors make(double ratio) {
+    return {static_cast<opmath_t<T>>(ratio), static_cast<opmath_t<T>>(1.0 - ratio)};
+  }
+};
+
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE T blend(T x, opmath_t<T> other, const BlendFactors<T>& f) {
+  using F = opmath_t<T>;
+  F v = mat<T>(to_opmath(x) * f.ratio);
+  v = mat<T>(pmath::fma_(other, f.other, v));
+  return to_image<T>(clamp_value(v, F(0), bound_of<T>()));
+}
+
+// ---- elementwise functors (the elementwise engine: op(x, channel)) ----------------------------
+
+// image.mul(factor).clamp_(0, bound)
+template <class T>
+struct BrightnessOp {
+  static constexpr bool kUsesChannel = false;
+  opmath_t<T> factor = 1;
+  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const {
+    using F = opmath_t<T>;
+    return to_image<T>(clamp_value(mat<T>(to_opmath(x) * factor), F(0), bound_of<T>()));
+  }
+};
+
+// Floats: 1 - x. Unsigned integers: ~x (bitwise_not / xor with all value bits).
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE T invert_value(T x) {
+  if constexpr (is_float_like<T>) {
+    return to_image<T>(opmath_t<T>(1) - to_opmath(x));
+  } else {
+    return static_cast<T>(~x);
+  }
+}
+
+template <class T>
+struct InvertOp {
+  static constexpr bool kUsesChannel = false;
+  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const { return invert_value(x); }
+};
+
+// Integers: x & mask. Floats: image.mul(levels).floor_().clamp_(0, levels - 1).mul_(1 / levels).
+template <class T>
+struct PosterizeOp {
+  static constexpr bool kUsesChannel = false;
+  opmath_t<T> levels = 256;
+  opmath_t<T> inv_levels = 1.0 / 256;
+  T mask = T(0);
+  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const {
+    if constexpr (is_float_like<T>) {
+      using F = opmath_t<T>;
+      const F v = pmath::floor_(mat<T>(to_opmath(x) * levels));
+      return to_image<T>(mat<T>(clamp_value(v, F(0), levels - F(1)) * inv_levels));
+    } else {
+      return static_cast<T>(x & mask);
+    }
+  }
+};
+
+template <class T>
+PosterizeOp<T> make_posterize_op(int bits) {
+  PosterizeOp<T> op;
+  if constexpr (is_float_like<T>) {
+    op.levels = static_cast<opmath_t<T>>(1 << bits);
+    op.inv_levels = static_cast<opmath_t<T>>(1.0 / (1 << bits));
+  } else {
+    const int vb = static_cast<int>(sizeof(T) * 8);  // unsigned: every bit carries value
+    op.mask = static_cast<T>(((1u << bits) - 1u) << (vb - bits));
+  }
+  return op;
+}
+
+// torch.where(image >= threshold, invert(image), image). The threshold is a Python float: it
+// becomes the comparison's common dtype (float32 for integer images, T for float images).
+template <class T>
+struct SolarizeOp {
+  static constexpr bool kUsesChannel = false;
+  opmath_t<T> threshold = 0;
+  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const {
+    return to_opmath(x) >= threshold ? invert_value(x) : x;
+  }
+};
+
+template <class T>
+SolarizeOp<T> make_solarize_op(double threshold) {
+  SolarizeOp<T> op;
+  if constexpr (is_float_like<T>) {
+    op.threshold = to_opmath(cast<T>(threshold));
+  } else {
+    op.threshold = static_cast<float>(threshold);
+  }
+  return op;
+}
+
+// adjust_gamma: integer images are scaled to float32 (to_dtype), then
+// x ** gamma (torch's pow: 0 -> ones, 0.5 -> sqrt, 1 -> x, 2 -> x*x, 3 -> x*x*x, else pow with
+// the exponent in the image's dtype), then, only when gain != 1, .mul_(gain).clamp_(0, 1), and
+// back with to_dtype (x * (max + 1 - 1e-3), truncated).
+template <class T>
+struct GammaOp {
+  static constexpr bool kUsesChannel = false;
+  enum Kind : int { kPow, kOne, kIdentity, kSqrt, kSquare, kCube };
+  using F = opmath_t<T>;
+  int kind = kPow;
+  F gamma = 1;
+  F gain = 1;
+  bool use_gain = false;
+  F in_scale = 1;   // integers: 1 / max
+  F out_scale = 1;  // integers: max + 1 - 1e-3
+
+  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const {
+    F v = to_opmath(x);
+    if constexpr (!is_float_like<T>) v = v * in_scale;
+    F p;
+    switch (kind) {
+      case kOne: p = F(1); break;
+      case kIdentity: p = v; break;
+      case kSqrt: p = pmath::sqrt_(v); break;
+      case kSquare: p = v * v; break;
+      case kCube: p = (v * v) * v; break;
+      default: p = pmath::pow_(v, gamma); break;
+    }
+    p = mat<T>(p);
+    if (use_gain) p = clamp_value(mat<T>(p * gain), F(0), F(1));
+    if constexpr (is_float_like<T>) {
+      return to_image<T>(p);
+    } else {
+      return to_image<T>(p * out_scale);
+    }
+  }
+};
+
+template <class T>
+GammaOp<T> make_gamma_op(double gamma, double gain) {
+  using F = opmath_t<T>;
+  GammaOp<T> op;
+  if (gamma == 0.0) op.kind = GammaOp<T>::kOne;
+  else if (gamma == 1.0) op.kind = GammaOp<T>::kIdentity;
+  else if (gamma == 0.5) op.kind = GammaOp<T>::kSqrt;
+  // The exponent becomes the image's dtype (float32 for integer images) before the checks.
+  op.gamma = to_opmath(cast<std::conditional_t<is_float_like<T>, T, float>>(gamma));
+  if (op.kind == GammaOp<T>::kPow && op.gamma == F(2)) op.kind = GammaOp<T>::kSquare;
+  if (op.kind == GammaOp<T>::kPow && op.gamma == F(3)) op.kind = GammaOp<T>::kCube;
+  op.use_gain = gain != 1.0;
+  op.gain = static_cast<F>(gain);
+  if constexpr (!is_float_like<T>) {
+    op.in_scale = static_cast<F>(1.0 / ColorBound<T>::value);
+    op.out_scale = static_cast<F>(ColorBound<T>::value + 1.0 - 1e-3);
+  }
+  return op;
+}
+
+// Integer images: a lookup table over every value of T (built with the op above).
+template <class T>
+struct LutOp {
+  static constexpr bool kUsesChannel = false;
+  const T* lut = nullptr;
+  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const { return lut[x]; }
+};
+
+// ---- per-pixel functors (the pixel engines: op(n, x[kIn], y[kOut]) for image n) ------------
+
+// rgb_to_grayscale of a 3-channel image into 1 or 3 identical channels.
+template <class T, int Out>
+struct GrayscaleOp {
+  static constexpr int kIn = 3, kOut = Out;
+  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, const T (&x)[3], T (&y)[Out]) const {
+    const T g = to_image<T>(grayscale_value(x[0], x[1], x[2]));
+    for (int c = 0; c < Out; ++c) y[c] = g;
+  }
+};
+
+// adjust_saturation: blend with the (floored) grayscale image.
+template <class T>
+struct SaturationOp {
+  static constexpr int kIn = 3, kOut = 3;
+  BlendFactors<T> factors;
+  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, const T (&x)[3], T (&y)[3]) const {
+    const opmath_t<T> g = blend_gray(x[0], x[1], x[2]);
+    for (int c = 0; c < 3; ++c) y[c] = blend(x[c], g, factors);
+  }
+};
+
+// adjust_contrast's second pass: blend with the mean of image n's grayscale image.
+template <class T, int C>
+struct ContrastApplyOp {
+  static constexpr int kIn = C, kOut = C;
+  BlendFactors<T> factors;
+  const opmath_t<T>* means = nullptr;  // one per image
+  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[C], T (&y)[C]) const {
+    const opmath_t<T> m = means[n];
+    for (int c = 0; c < C; ++c) y[c] = blend(x[c], m, factors);
+  }
+};
+
+// autocontrast: per image and channel, the minimum and (max - min) / bound, or 0 and 1 when the
+// channel is constant.
+template <class T>
+struct AutocontrastChannel {
+  opmath_t<T> minimum = 0;
+  opmath_t<T> inv_scale = 1;
+};
+
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE AutocontrastChannel<T> autocontrast_channel(opmath_t<T> lo, opmath_t<T> hi) {
+  using F = opmath_t<T>;
+  AutocontrastChannel<T> p;
+  if (!(hi == lo)) {
+    p.minimum = lo;
+    p.inv_scale = mat<T>(mat<T>(hi - lo) * F(1.0 / ColorBound<T>::value));
+  }
+  return p;
+}
+
+template <class T, int C>
+struct AutocontrastApplyOp {
+  static constexpr int kIn = C, kOut = C;
+  const AutocontrastChannel<T>* channels = nullptr;  // [n][C]
+  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[C], T (&y)[C]) const {
+    using F = opmath_t<T>;
+    for (int c = 0; c < C; ++c) {
+      const AutocontrastChannel<T> p = channels[n * C + c];
+      const F diff = mat<T>(to_opmath(x[c]) - p.minimum);
+      y[c] = to_image<T>(clamp_value(mat<T>(diff / p.inv_scale), F(0), bound_of<T>()));
+    }
+  }
+};
+
+// equalize's last pass: to uint8 (to_dtype scale), through the image's lookup table, back.
+template <class T, int C>
+struct EqualizeApplyOp {
+  static constexpr int kIn = C, kOut = C;
+  ToDtypeOp<T, std::uint8_t> to_u8;
+  ToDtypeOp<std::uint8_t, T> from_u8;
+  const std::uint8_t* luts = nullptr;  // image n, channel c: luts + n * lut_stride + c * 256
+  std::int64_t lut_stride = 0;
+  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[C], T (&y)[C]) const {
+    const std::uint8_t* lut = luts + n * lut_stride;
+    for (int c = 0; c < C; ++c) y[c] = from_u8(lut[c * 256 + to_u8(x[c], 0u)], 0u);
+  }
+};
+
+template <class T, int C>
+EqualizeApplyOp<T, C> make_equalize_apply_op(const std::uint8_t* luts, std::int64_t lut_stride) {
+  EqualizeApplyOp<T, C> op;
+  if constexpr (!std::is_same_v<T, std::uint8_t>) {
+    op.to_u8 = make_to_dtype_op<T, std::uint8_t>(true);
+    op.from_u8 = make_to_dtype_op<std::uint8_t, T>(true);
+  }
+  op.luts = luts;
+  op.lut_stride = lut_stride;
+  return op;
+}
+
+}  // namespace streamvision::kernels

@@ -1,0 +1,204 @@
+// Internal: elementary functions written only with + - * / fma sqrt floor rint and bit
+// operations, all of which are correctly rounded (or exact) on the host and on the GPU. The
+// CPU and CUDA engines therefore compute them bit for bit alike, which libm and CUDA's own
+// powf/logf/sinf do not guarantee. Accuracy is a few ulp of the instantiated type (float or
+// double); ops that need them (gamma's pow, the normals of gaussian_noise) stay well within
+// torchvision's tolerances.
+#pragma once
+
+#include <math.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "streamvision/core/macros.hpp"
+
+namespace streamvision::kernels::pmath {
+
+SV_HOST_DEVICE SV_FORCE_INLINE float fma_(float a, float b, float c) { return ::fmaf(a, b, c); }
+SV_HOST_DEVICE SV_FORCE_INLINE double fma_(double a, double b, double c) { return ::fma(a, b, c); }
+SV_HOST_DEVICE SV_FORCE_INLINE float floor_(float a) { return ::floorf(a); }
+SV_HOST_DEVICE SV_FORCE_INLINE double floor_(double a) { return ::floor(a); }
+SV_HOST_DEVICE SV_FORCE_INLINE float sqrt_(float a) { return ::sqrtf(a); }
+SV_HOST_DEVICE SV_FORCE_INLINE double sqrt_(double a) { return ::sqrt(a); }
+// Round half to even (the default rounding mode on the host; cvt.rni on the GPU).
+SV_HOST_DEVICE SV_FORCE_INLINE float rint_(float a) { return ::rintf(a); }
+SV_HOST_DEVICE SV_FORCE_INLINE double rint_(double a) { return ::rint(a); }
+
+// c[0] * x^(N-1) + ... + c[N-1], by Horner's rule with fma.
+template <class F, int N>
+SV_HOST_DEVICE SV_FORCE_INLINE F horner(F x, const F (&c)[N]) {
+  F p = c[0];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int i = 1; i < N; ++i) p = fma_(p, x, c[i]);
+  return p;
+}
+
+// IEEE layout facts of float and double.
+template <class F> struct FloatBits;
+template <> struct FloatBits<float> {
+  using U = std::uint32_t;
+  static constexpr int kMantissa = 23, kBias = 127, kMinExp = -126, kMaxExp = 127;
+};
+template <> struct FloatBits<double> {
+  using U = std::uint64_t;
+  static constexpr int kMantissa = 52, kBias = 1023, kMinExp = -1022, kMaxExp = 1023;
+};
+
+template <class F>
+SV_HOST_DEVICE SV_FORCE_INLINE typename FloatBits<F>::U to_bits(F f) {
+  typename FloatBits<F>::U u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+template <class F>
+SV_HOST_DEVICE SV_FORCE_INLINE F from_bits(typename FloatBits<F>::U u) {
+  F f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+// 2^n for n in [kMinExp, kMaxExp], exactly.
+template <class F>
+SV_HOST_DEVICE SV_FORCE_INLINE F exp2_int(int n) {
+  using B = FloatBits<F>;
+  return from_bits<F>(static_cast<typename B::U>(n + B::kBias) << B::kMantissa);
+}
+
+// x = m * 2^e with m in [sqrt(1/2), sqrt(2)), for finite x > 0 (subnormals included).
+template <class F>
+SV_HOST_DEVICE SV_FORCE_INLINE F split_exponent(F x, int& e) {
+  using B = FloatBits<F>;
+  using U = typename B::U;
+  int adjust = 0;
+  if (x < exp2_int<F>(B::kMinExp)) {  // subnormal: scale into the normal range first (exact)
+    x *= exp2_int<F>(B::kMantissa + 1);
+    adjust = -(B::kMantissa + 1);
+  }
+  const U u = to_bits(x);
+  e = static_cast<int>(u >> B::kMantissa) - B::kBias + adjust;
+  const U mantissa_mask = (U(1) << B::kMantissa) - 1;
+  F m = from_bits<F>((u & mantissa_mask) | (static_cast<U>(B::kBias) << B::kMantissa));  // [1, 2)
+  if (m > F(1.4142135623730951)) {
+    m *= F(0.5);
+    ++e;
+  }
+  return m;
+}
+
+// Natural log of m in [sqrt(1/2), sqrt(2)): 2 atanh(s) with s = (m-1)/(m+1), a series in s^2.
+template <class F>
+SV_HOST_DEVICE SV_FORCE_INLINE F log_reduced(F m) {
+  const F s = (m - F(1)) / (m + F(1));  // m - 1 is exact (Sterbenz)
+  const F z = s * s;                    // z <= 0.0295
+  F p;
+  if constexpr (std::is_same_v<F, float>) {
+    constexpr float c[] = {0.2222222222222222f, 0.2857142857142857f, 0.4f, 0.6666666666666666f, 2.0f};
+    p = horner(z, c);
+  } else {
+    constexpr double c[] = {0.09523809523809523, 0.10526315789473684, 0.11764705882352941, 0.13333333333333333,
+                            0.15384615384615385, 0.18181818181818182, 0.2222222222222222,  0.2857142857142857,
+                            0.4,                 0.6666666666666666,  2.0};
+    p = horner(z, c);
+  }
+  return s * p;
+}
+
+// log2(x) for finite x > 0.
+template <class F>
+SV_HOST_DEVICE inline F log2_(F x) {
+  int e = 0;
+  const F m = split_exponent(x, e);
+  return fma_(log_reduced(m), F(1.4426950408889634), static_cast<F>(e));
+}
+
+// Natural log for finite x > 0.
+template <class F>
+SV_HOST_DEVICE inline F log_(F x) {
+  int e = 0;
+  const F m = split_exponent(x, e);
+  return fma_(static_cast<F>(e), F(0.6931471805599453), log_reduced(m));
+}
+
+// 2^t (NaN -> NaN, overflow -> inf, underflow -> 0).
+template <class F>
+SV_HOST_DEVICE inline F exp2_(F t) {
+  using B = FloatBits<F>;
+  if (!(t == t)) return t;
+  if (t >= F(B::kMaxExp + 1)) return from_bits<F>(static_cast<typename B::U>(2 * B::kBias + 1) << B::kMantissa);
+  if (t < F(B::kMinExp - B::kMantissa - 1)) return F(0);
+  const F n = rint_(t);
+  const F f = t - n;  // exact, in [-0.5, 0.5]
+  F p;                // 2^f, Taylor series of exp(f ln 2): (ln 2)^k / k!
+  if constexpr (std::is_same_v<F, float>) {
+    constexpr float c[] = {1.5252733804059841e-05f, 0.0001540353039338161f, 0.0013333558146428443f,
+                           0.009618129107628477f,   0.05550410866482158f,   0.24022650695910072f,
+                           0.6931471805599453f,     1.0f};
+    p = horner(f, c);
+  } else {
+    constexpr double c[] = {1.3691488853904128e-12, 2.5678435993488206e-11, 4.4455382718708116e-10,
+                            7.054911620801123e-09,  1.01780860092397e-07,   1.321548679014431e-06,
+                            1.5252733804059841e-05, 0.0001540353039338161,  0.0013333558146428443,
+                            0.009618129107628477,   0.05550410866482158,    0.24022650695910072,
+                            0.6931471805599453,     1.0};
+    p = horner(f, c);
+  }
+  const int k = static_cast<int>(n);
+  if (k > B::kMaxExp) return (p * F(2)) * exp2_int<F>(k - 1);  // t in [max + 0.5, max + 1)
+  if (k >= B::kMinExp) return p * exp2_int<F>(k);
+  // Subnormal result: p * 2^kMinExp is exact, so the product below rounds once.
+  return (p * exp2_int<F>(B::kMinExp)) * exp2_int<F>(k - B::kMinExp);
+}
+
+// x^y with C's special cases (the ones torch reaches for real x and y).
+template <class F>
+SV_HOST_DEVICE inline F pow_(F x, F y) {
+  if (y == F(0) || x == F(1)) return F(1);
+  if (!(x == x) || !(y == y)) return x + y;  // NaN
+  const bool y_integer = floor_(y) == y;
+  const bool y_odd = y_integer && floor_(y * F(0.5)) != y * F(0.5);
+  const F inf = from_bits<F>(static_cast<typename FloatBits<F>::U>(2 * FloatBits<F>::kBias + 1)
+                              << FloatBits<F>::kMantissa);
+  if (x == F(0)) {
+    const F r = y > F(0) ? F(0) : inf;
+    return (y_odd && to_bits(x) != 0) ? -r : r;  // -0 to an odd power keeps its sign
+  }
+  if (x < F(0)) {
+    if (!y_integer) return (x - x) / (x - x);  // NaN
+    const F r = pow_(-x, y);
+    return y_odd ? -r : r;
+  }
+  if (x == inf) return y > F(0) ? inf : F(0);
+  return exp2_(y * log2_(x));
+}
+
+// sin(2 pi u) and cos(2 pi u) for u in [0, 1], in double.
+SV_HOST_DEVICE inline void sincos_2pi(double u, double& s, double& c) {
+  const double r = u * 4.0;                // exact
+  const double q = rint_(r);               // quadrant
+  const double a = (r - q) * 1.5707963267948966;  // in [-pi/4, pi/4]
+  const double z = a * a;
+  // sin(a) / a and cos(a) as series in -a^2: 1 / (2k + 1)! and 1 / (2k)!.
+  constexpr double sin_c[] = {2.8114572543455206e-15, 7.647163731819816e-13, 1.6059043836821613e-10,
+                              2.505210838544172e-08,  2.7557319223985893e-06, 0.0001984126984126984,
+                              0.008333333333333333,   0.16666666666666666,    1.0};
+  constexpr double cos_c[] = {1.5619206968586225e-16, 4.779477332387385e-14, 1.1470745597729725e-11,
+                              2.08767569878681e-09,   2.755731922398589e-07,  2.48015873015873e-05,
+                              0.001388888888888889,   0.041666666666666664,   0.5,
+                              1.0};
+  const double ps = horner(-z, sin_c);
+  const double pc = horner(-z, cos_c);
+  const double sa = a * ps, ca = pc;
+  switch (static_cast<int>(q) & 3) {
+    case 0: s = sa; c = ca; break;
+    case 1: s = ca; c = -sa; break;
+    case 2: s = -sa; c = -ca; break;
+    default: s = -ca; c = sa; break;
+  }
+}
+
+}  // namespace streamvision::kernels::pmath

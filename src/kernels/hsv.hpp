@@ -1,0 +1,101 @@
+// Internal: adjust_hue's per-pixel math, shared by the CPU and CUDA engines.
+//
+// torchvision converts the image to float32 (to_dtype, scale=True), goes to HSV
+// (_rgb_to_hsv, modelled on PIL), adds the factor to the hue modulo 1, comes back
+// (_hsv_to_rgb) and converts back to the image dtype (to_dtype, scale=True: truncation for
+// integers). Every tensor op rounds to float32; the sequence below repeats them one by one
+// (no contraction: nvcc runs with --fmad=false and the host compiler does not contract).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/color.hpp"
+
+namespace streamvision::kernels {
+
+// torch.remainder for floats: fmod, then moved into the divisor's sign.
+SV_HOST_DEVICE SV_FORCE_INLINE float remainder_one(float a) {
+  float m = ::fmodf(a, 1.0f);
+  if (m != 0.0f && m < 0.0f) m += 1.0f;
+  return m;
+}
+
+struct Hsv {
+  float h, s, v;
+};
+
+SV_HOST_DEVICE SV_FORCE_INLINE Hsv rgb_to_hsv(float r, float g, float b) {
+  const float maxc = r > g ? (r > b ? r : b) : (g > b ? g : b);
+  const float minc = r < g ? (r < b ? r : b) : (g < b ? g : b);
+  const bool eqc = maxc == minc;
+  const float range = maxc - minc;
+  const float s = range / (eqc ? 1.0f : maxc);
+  const float divisor = eqc ? 1.0f : range;
+  const float rc = (maxc - r) / divisor;
+  const float gc = (maxc - g) / divisor;
+  const float bc = (maxc - b) / divisor;
+  const bool max_is_not_r = maxc != r;
+  const bool max_is_g = maxc == g;
+  // The masks multiply (x * 1 or x * 0), as in torchvision.
+  const float hg = ((rc + 2.0f) - bc) * static_cast<float>(max_is_g && max_is_not_r);
+  const float hr = (bc - gc) * static_cast<float>(!max_is_not_r);
+  const float hb = ((gc + 4.0f) - rc) * static_cast<float>(max_is_not_r && !max_is_g);
+  float h = (hr + hg) + hb;
+  h = h * static_cast<float>(1.0 / 6.0);
+  h = h + 1.0f;
+  h = ::fmodf(h, 1.0f);
+  return {h, s, maxc};
+}
+
+SV_HOST_DEVICE SV_FORCE_INLINE void hsv_to_rgb(const Hsv& hsv, float& r, float& g, float& b) {
+  const float h6 = hsv.h * 6.0f;
+  const float fi = ::floorf(h6);
+  const float f = h6 - fi;
+  int i = static_cast<int>(fi) % 6;  // torch's int32 remainder: non-negative
+  if (i < 0) i += 6;
+  const float sxf = hsv.s * f;
+  const float one_minus_s = 1.0f - hsv.s;
+  const float q = clamp_value((1.0f - sxf) * hsv.v, 0.0f, 1.0f);
+  const float t = clamp_value((sxf + one_minus_s) * hsv.v, 0.0f, 1.0f);
+  const float p = clamp_value(one_minus_s * hsv.v, 0.0f, 1.0f);
+  const float v = hsv.v;
+  switch (i) {
+    case 0: r = v; g = t; b = p; break;
+    case 1: r = q; g = v; b = p; break;
+    case 2: r = p; g = v; b = t; break;
+    case 3: r = p; g = q; b = v; break;
+    case 4: r = t; g = p; b = v; break;
+    default: r = v; g = p; b = q; break;
+  }
+}
+
+template <class T>
+struct HueOp {
+  static constexpr int kIn = 3, kOut = 3;
+  float hue_factor = 0;
+  ToDtypeOp<T, float> to_float;  // to_dtype(image, float32, scale=True)
+  ToDtypeOp<float, T> from_float;
+
+  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, const T (&x)[3], T (&y)[3]) const {
+    Hsv hsv = rgb_to_hsv(to_float(x[0], 0u), to_float(x[1], 0u), to_float(x[2], 0u));
+    hsv.h = remainder_one(hsv.h + hue_factor);
+    float r, g, b;
+    hsv_to_rgb(hsv, r, g, b);
+    y[0] = from_float(r, 0u);
+    y[1] = from_float(g, 0u);
+    y[2] = from_float(b, 0u);
+  }
+};
+
+template <class T>
+HueOp<T> make_hue_op(double hue_factor) {
+  HueOp<T> op;
+  op.hue_factor = static_cast<float>(hue_factor);
+  if constexpr (!std::is_same_v<T, float>) {
+    op.to_float = make_to_dtype_op<T, float>(true);
+    op.from_float = make_to_dtype_op<float, T>(true);
+  }
+  return op;
+}
+
+}  // namespace streamvision::kernels

@@ -1,0 +1,500 @@
+// The elementwise and per-pixel colour ops on the CPU: hand-computed values, and references that
+// transcribe torchvision's tensor code op by op, over dtypes, shapes (3-D to 5-D, odd sizes,
+// degenerate batches), and layouts (contiguous, channels_last, sliced, strided).
+#include <cmath>
+#include <random>
+
+#include "color_test_utils.hpp"
+
+namespace svt {
+namespace {
+
+using Ref = std::function<Tensor(const Tensor&)>;
+using Op = std::function<Tensor(const Tensor&)>;
+
+// op(input in every layout) == reference(contiguous input), bit for bit, for every dtype.
+void check_against_reference(const std::function<Ref(DType)>& reference, const Op& op, std::uint64_t seed,
+                             const std::vector<Dims>& shapes = color_shapes()) {
+  for (const Dims& shape : shapes) {
+    for (DType dtype : kColorDTypes) {
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      const Tensor expected = reference(dtype)(src);
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor in = with_layout(src, layout, Device::cpu());
+        const Tensor out = op(in);
+        EXPECT_TRUE(bitwise_equal(expected, out));
+        EXPECT_TRUE(bitwise_equal(src, in)) << "the input must not change";
+        if (layout == Layout::ChannelsLast && out.numel() > 0 && out.data() != in.data() && in.size(-3) > 1) {
+          EXPECT_TRUE(out.is_channels_last()) << out.str();
+        }
+      }
+    }
+  }
+}
+
+// ---- references (torchvision's Python, op by op) ---------------------------------------------
+
+template <class T>
+Calc<T> gray_ref(T r, T g, T b) {
+  using F = Calc<T>;
+  F l = keep<T>(to_calc(r) * static_cast<F>(0.2989));
+  l = keep<T>(fmadd(to_calc(g), static_cast<F>(0.587), l));
+  return keep<T>(fmadd(to_calc(b), static_cast<F>(0.114), l));
+}
+
+template <class T>
+T blend_ref(T x, Calc<T> other, double ratio) {
+  using F = Calc<T>;
+  F v = keep<T>(to_calc(x) * static_cast<F>(ratio));
+  v = keep<T>(fmadd(other, static_cast<F>(1.0 - ratio), v));
+  return to_t<T>(clampf(v, F(0), static_cast<F>(max_of<T>())));
+}
+
+template <class T>
+Calc<T> floored_gray(const std::vector<T>& p) {
+  const Calc<T> g = gray_ref(p[0], p[1], p[2]);
+  return is_int<T> ? std::floor(g) : g;
+}
+
+template <class T>
+Tensor ref_grayscale(const Tensor& in, int out_channels) {
+  return per_pixel<T>(in, out_channels, [&](std::int64_t, const std::vector<T>& p) {
+    return std::vector<T>(static_cast<std::size_t>(out_channels), to_t<T>(gray_ref(p[0], p[1], p[2])));
+  });
+}
+
+template <class T>
+Tensor ref_saturation(const Tensor& in, double factor) {
+  if (in.size(-3) == 1) return in;
+  return per_pixel<T>(in, 3, [&](std::int64_t, const std::vector<T>& p) {
+    const Calc<T> g = floored_gray(p);
+    return std::vector<T>{blend_ref(p[0], g, factor), blend_ref(p[1], g, factor), blend_ref(p[2], g, factor)};
+  });
+}
+
+// The mean of each image's (floored) grayscale image; integer sums are exact, float sums are
+// accumulated in long double.
+template <class T>
+std::vector<Calc<T>> contrast_means(const Tensor& in) {
+  const ImageIndex ii(in);
+  std::vector<Calc<T>> means;
+  for (std::int64_t n = 0; n < ii.images; ++n) {
+    long double sum = 0;
+    for (std::int64_t y = 0; y < ii.h; ++y) {
+      for (std::int64_t x = 0; x < ii.w; ++x) {
+        std::vector<T> p;
+        for (std::int64_t c = 0; c < ii.c; ++c) p.push_back(at<T>(in, n, c, y, x));
+        sum += ii.c == 3 ? floored_gray(p) : to_calc(p[0]);
+      }
+    }
+    means.push_back(keep<T>(static_cast<Calc<T>>(static_cast<double>(sum / (ii.h * ii.w)))));
+  }
+  return means;
+}
+
+template <class T>
+Tensor ref_contrast(const Tensor& in, double factor) {
+  const std::vector<Calc<T>> means = contrast_means<T>(in);
+  return per_pixel<T>(in, in.size(-3), [&](std::int64_t n, const std::vector<T>& p) {
+    std::vector<T> out;
+    for (T v : p) out.push_back(blend_ref(v, means[static_cast<std::size_t>(n)], factor));
+    return out;
+  });
+}
+
+template <class T>
+Tensor ref_hue(const Tensor& in, double hue_factor) {
+  if (in.size(-3) == 1 || in.numel() == 0) return in;
+  return per_pixel<T>(in, 3, [&](std::int64_t, const std::vector<T>& p) {
+    const float r = scale_to_float(p[0]), g = scale_to_float(p[1]), b = scale_to_float(p[2]);
+    // _rgb_to_hsv
+    const float maxc = std::max({r, g, b}), minc = std::min({r, g, b});
+    const bool eqc = maxc == minc;
+    const float cr = maxc - minc;
+    const float s = cr / (eqc ? 1.0f : maxc);
+    const float div = eqc ? 1.0f : cr;
+    const float rc = (maxc - r) / div, gc = (maxc - g) / div, bc = (maxc - b) / div;
+    const float hg = ((rc + 2.0f) - bc) * ((maxc == g && maxc != r) ? 1.0f : 0.0f);
+    const float hr = (bc - gc) * (maxc == r ? 1.0f : 0.0f);
+    const float hb = ((gc + 4.0f) - rc) * ((maxc != r && maxc != g) ? 1.0f : 0.0f);
+    float h = std::fmod((hr + hg + hb) * static_cast<float>(1.0 / 6.0) + 1.0f, 1.0f);
+    // h.add_(hue_factor).remainder_(1.0)
+    h = h + static_cast<float>(hue_factor);
+    float m = std::fmod(h, 1.0f);
+    if (m < 0) m += 1.0f;
+    h = m;
+    // _hsv_to_rgb
+    const float h6 = h * 6.0f;
+    const float fl = std::floor(h6);
+    const float f = h6 - fl;
+    const int i = ((static_cast<int>(fl) % 6) + 6) % 6;
+    const float v = maxc;
+    const float q = clampf((1.0f - s * f) * v, 0.0f, 1.0f);
+    const float t = clampf((s * f + (1.0f - s)) * v, 0.0f, 1.0f);
+    const float pp = clampf((1.0f - s) * v, 0.0f, 1.0f);
+    const float rgb[6][3] = {{v, t, pp}, {q, v, pp}, {pp, v, t}, {pp, q, v}, {t, pp, v}, {v, pp, q}};
+    return std::vector<T>{scale_from_float<T>(rgb[i][0]), scale_from_float<T>(rgb[i][1]),
+                          scale_from_float<T>(rgb[i][2])};
+  });
+}
+
+template <class T>
+T invert_ref(T x) {
+  if constexpr (is_int<T>) {
+    return static_cast<T>(static_cast<T>(max_of<T>()) - x);
+  } else {
+    return to_t<T>(Calc<T>(1) - to_calc(x));
+  }
+}
+
+// ---- hand-computed values ---------------------------------------------------------------------
+
+Tensor rgb_u8(const std::vector<std::vector<double>>& pixels) {  // [3, 1, N]
+  std::vector<double> v;
+  for (int c = 0; c < 3; ++c)
+    for (const auto& p : pixels) v.push_back(p[static_cast<std::size_t>(c)]);
+  return tensor_of({3, 1, static_cast<std::int64_t>(pixels.size())}, DType::UInt8, v);
+}
+
+TEST(ColorGrayscale, KnownValues) {
+  // 0.2989 R + 0.587 G + 0.114 B in float32, truncated: white is 254 (the weights sum to 0.9999).
+  const Tensor img = rgb_u8({{255, 255, 255}, {255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {10, 20, 30}, {0, 0, 0}});
+  EXPECT_EQ(values_of(functional::rgb_to_grayscale(img)), (std::vector<double>{254, 76, 149, 29, 18, 0}));
+  const Tensor three = functional::rgb_to_grayscale(img, 3);
+  EXPECT_EQ(Dims(three.shape()), (Dims{3, 1, 6}));
+  EXPECT_EQ(values_of(three.select(0, 2)), (std::vector<double>{254, 76, 149, 29, 18, 0}));
+  const Tensor f = tensor_of({3, 1, 1}, DType::Float32, {1.0, 1.0, 1.0});
+  EXPECT_FLOAT_EQ(static_cast<float>(values_of(functional::rgb_to_grayscale(f))[0]), 0.9999f);
+}
+
+TEST(ColorGrayscale, MatchesReference) {
+  for (int out_channels : {1, 3}) {
+    check_against_reference(
+        [&](DType dtype) -> Ref {
+          return [dtype, out_channels](const Tensor& src) {
+            Tensor r;
+            with_dtype(dtype, [&](auto tag) {
+              using T = typename decltype(tag)::type;
+              r = src.size(-3) == 1 ? per_pixel<T>(src, out_channels, [&](std::int64_t, const std::vector<T>& p) {
+                return std::vector<T>(static_cast<std::size_t>(out_channels), p[0]);
+              })
+                                    : ref_grayscale<T>(src, out_channels);
+            });
+            return r;
+          };
+        },
+        [&](const Tensor& in) { return functional::rgb_to_grayscale(in, out_channels); }, 100 + out_channels);
+  }
+}
+
+TEST(ColorGrayscale, GrayscaleToRgb) {
+  const Tensor gray = random_cpu({2, 1, 5, 7}, DType::UInt8, 3);
+  const Tensor rgb = functional::grayscale_to_rgb(with_layout(gray, Layout::Sliced, Device::cpu()));
+  ASSERT_EQ(Dims(rgb.shape()), (Dims{2, 3, 5, 7}));
+  for (int c = 0; c < 3; ++c) EXPECT_TRUE(bitwise_equal(gray.select(1, 0), rgb.select(1, c)));
+  const Tensor already = random_cpu({4, 5, 7}, DType::Float32, 4);
+  EXPECT_EQ(functional::grayscale_to_rgb(already).data(), already.data()) << ">= 3 channels: the input itself";
+  // A 1-channel rgb_to_grayscale is a copy (clone), never the input.
+  const Tensor one = functional::rgb_to_grayscale(gray);
+  EXPECT_NE(one.data(), gray.data());
+  EXPECT_TRUE(bitwise_equal(gray, one));
+}
+
+TEST(ColorBrightness, KnownValuesAndReference) {
+  const Tensor img = tensor_of({1, 1, 4}, DType::UInt8, {200, 100, 0, 255});
+  EXPECT_EQ(values_of(functional::adjust_brightness(img, 1.5)), (std::vector<double>{255, 150, 0, 255}));
+  EXPECT_EQ(values_of(functional::adjust_brightness(img, 0.5)), (std::vector<double>{100, 50, 0, 127}));
+  const Tensor f = tensor_of({1, 1, 3}, DType::Float32, {-0.25, 0.5, 0.8});
+  EXPECT_EQ(values_of(functional::adjust_brightness(f, 1.5)), (std::vector<double>{0.0, 0.75, 1.0}));
+  for (double factor : {0.0, 0.37, 1.0, 2.3}) {
+    check_against_reference(
+        [&](DType dtype) -> Ref {
+          return [dtype, factor](const Tensor& src) {
+            Tensor r;
+            with_dtype(dtype, [&](auto tag) {
+              using T = typename decltype(tag)::type;
+              r = per_element<T>(src, [&](T x) {
+                using F = Calc<T>;
+                return to_t<T>(clampf(keep<T>(to_calc(x) * static_cast<F>(factor)), F(0), static_cast<F>(max_of<T>())));
+              });
+            });
+            return r;
+          };
+        },
+        [&](const Tensor& in) { return functional::adjust_brightness(in, factor); }, 200);
+  }
+}
+
+TEST(ColorSaturation, KnownValuesAndReference) {
+  // Factor 0 gives the floored grayscale image; gray pixels stay; factor 2 pushes away from gray.
+  const Tensor img = rgb_u8({{255, 0, 0}, {90, 90, 90}, {100, 150, 200}});
+  EXPECT_EQ(values_of(functional::adjust_saturation(img, 0.0)),
+            (std::vector<double>{76, 89, 140, 76, 89, 140, 76, 89, 140}));
+  // (100, 150, 200): gray = 29.89 + 88.05 + 22.8 = 140.74 -> 140; 2x - 140 = 60, 160, 260 -> 255.
+  EXPECT_EQ(values_of(functional::adjust_saturation(img, 2.0)),
+            (std::vector<double>{255, 91, 60, 0, 91, 160, 0, 91, 255}));
+  for (double factor : {0.0, 0.6, 1.0, 1.7}) {
+    check_against_reference(
+        [&](DType dtype) -> Ref {
+          return [dtype, factor](const Tensor& src) {
+            Tensor r;
+            with_dtype(dtype, [&](auto tag) { r = ref_saturation<typename decltype(tag)::type>(src, factor); });
+            return r;
+          };
+        },
+        [&](const Tensor& in) { return functional::adjust_saturation(in, factor); }, 300);
+  }
+  const Tensor gray = random_cpu({2, 1, 4, 4}, DType::Float32, 9);
+  EXPECT_EQ(functional::adjust_saturation(gray, 0.5).data(), gray.data()) << "1 channel: the input itself";
+}
+
+TEST(ColorContrast, KnownValues) {
+  // One channel: mean of (10, 20, 30, 40) = 25; factor 0 -> 25 everywhere; factor 2 -> 2x - 25.
+  const Tensor img = tensor_of({1, 2, 2}, DType::UInt8, {10, 20, 30, 40});
+  EXPECT_EQ(values_of(functional::adjust_contrast(img, 0.0)), (std::vector<double>{25, 25, 25, 25}));
+  EXPECT_EQ(values_of(functional::adjust_contrast(img, 2.0)), (std::vector<double>{0, 15, 35, 55}));
+  // Per image of a batch: the second image's mean is 200.
+  const Tensor batch = tensor_of({2, 1, 1, 2}, DType::UInt8, {0, 100, 150, 250});
+  EXPECT_EQ(values_of(functional::adjust_contrast(batch, 0.5)), (std::vector<double>{25, 75, 175, 225}));
+  // Three channels: the mean of the floored grayscale image (76 and 29 -> 52.5).
+  const Tensor rgb = rgb_u8({{255, 0, 0}, {0, 0, 255}});
+  EXPECT_EQ(values_of(functional::adjust_contrast(rgb, 0.0)), (std::vector<double>{52, 52, 52, 52, 52, 52}));
+}
+
+TEST(ColorContrast, MatchesReference) {
+  std::uint64_t seed = 400;
+  for (double factor : {0.0, 0.5, 1.0, 1.8}) {
+    for (const Dims& shape : color_shapes()) {
+      for (DType dtype : kColorDTypes) {
+        const Tensor src = random_cpu(shape, dtype, seed++);
+        Tensor expected;
+        with_dtype(dtype, [&](auto tag) { expected = ref_contrast<typename decltype(tag)::type>(src, factor); });
+        for (Layout layout : kAllLayouts) {
+          SCOPED_TRACE(describe(shape, dtype, layout) + " factor " + std::to_string(factor));
+          const Tensor in = with_layout(src, layout, Device::cpu());
+          const Tensor out = functional::adjust_contrast(in, factor);
+          if (!is_floating_point(dtype)) {
+            EXPECT_TRUE(bitwise_equal(expected, out));  // integer sums are exact
+          } else {
+            // The float mean is summed in another order than the reference's.
+            const Closeness c = closeness(expected, out);
+            EXPECT_LE(c.max_abs, dtype == DType::Float16 ? 1e-3 : dtype == DType::BFloat16 ? 8e-3 : 1e-6);
+          }
+          EXPECT_TRUE(bitwise_equal(src, in));
+        }
+      }
+    }
+  }
+}
+
+TEST(ColorHue, KnownValues) {
+  // Pure red shifted by a third is green, by a half cyan, by -1/3 blue; gray has no hue.
+  const Tensor img = rgb_u8({{255, 0, 0}, {128, 128, 128}});
+  EXPECT_EQ(values_of(functional::adjust_hue(img, 1.0 / 3.0)), (std::vector<double>{0, 128, 255, 128, 0, 128}));
+  EXPECT_EQ(values_of(functional::adjust_hue(img, 0.5)), (std::vector<double>{0, 128, 255, 128, 255, 128}));
+  EXPECT_EQ(values_of(functional::adjust_hue(img, -1.0 / 3.0)), (std::vector<double>{0, 128, 0, 128, 255, 128}));
+  const Tensor f = tensor_of({3, 1, 1}, DType::Float32, {1.0, 0.5, 0.0});  // orange, h = 1/12
+  const std::vector<double> shifted = values_of(functional::adjust_hue(f, 0.5));  // h = 7/12: azure
+  EXPECT_NEAR(shifted[0], 0.0, 1e-6);
+  EXPECT_NEAR(shifted[1], 0.5, 1e-6);
+  EXPECT_NEAR(shifted[2], 1.0, 1e-6);
+}
+
+TEST(ColorHue, MatchesReference) {
+  for (double factor : {-0.5, -0.2, 0.0, 0.13, 0.5}) {
+    check_against_reference(
+        [&](DType dtype) -> Ref {
+          return [dtype, factor](const Tensor& src) {
+            Tensor r;
+            with_dtype(dtype, [&](auto tag) { r = ref_hue<typename decltype(tag)::type>(src, factor); });
+            return r;
+          };
+        },
+        [&](const Tensor& in) { return functional::adjust_hue(in, factor); }, 500);
+  }
+}
+
+TEST(ColorGamma, KnownValuesAndReference) {
+  const Tensor img = tensor_of({1, 1, 4}, DType::UInt8, {0, 128, 255, 64});
+  EXPECT_EQ(values_of(functional::adjust_gamma(img, 1.0)), (std::vector<double>{0, 128, 255, 64}));
+  EXPECT_EQ(values_of(functional::adjust_gamma(img, 0.0)), (std::vector<double>{255, 255, 255, 255}));
+  // (128/255)^2 * 255.999 = 64.50 -> 64; (64/255)^2 -> 16.12 -> 16.
+  EXPECT_EQ(values_of(functional::adjust_gamma(img, 2.0)), (std::vector<double>{0, 64, 255, 16}));
+  // sqrt, and gain 2 clamps: sqrt(128/255) * 2 > 1.
+  EXPECT_EQ(values_of(functional::adjust_gamma(img, 0.5, 2.0)), (std::vector<double>{0, 255, 255, 255}));
+  std::uint64_t seed = 600;
+  for (double gamma : {0.3, 0.5, 1.7, 2.0, 2.45}) {
+    for (double gain : {1.0, 0.8}) {
+      for (const Dims& shape : color_shapes()) {
+        for (DType dtype : kColorDTypes) {
+          const Tensor src = random_cpu(shape, dtype, seed++, 0.0, 1.0);
+          Tensor expected;
+          with_dtype(dtype, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using F = Calc<T>;
+            expected = per_element<T>(src, [&](T x) {
+              const F v = is_int<T> ? static_cast<F>(scale_to_float(x)) : to_calc(x);
+              F p = keep<T>(static_cast<F>(std::pow(v, static_cast<F>(gamma))));
+              if (gain != 1.0) p = clampf(keep<T>(p * static_cast<F>(gain)), F(0), F(1));
+              if constexpr (is_int<T>) return scale_from_float<T>(p);
+              else return to_t<T>(p);
+            });
+          });
+          for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast, Layout::Strided}) {
+            SCOPED_TRACE(describe(shape, dtype, layout) + " gamma " + std::to_string(gamma));
+            const Tensor out = functional::adjust_gamma(with_layout(src, layout, Device::cpu()), gamma, gain);
+            // Our pow is portable (a few ulp) rather than libm's: integers may differ by 1 rarely.
+            const Closeness c = closeness(expected, out);
+            const double tol = dtype == DType::UInt8 || dtype == DType::UInt16 ? 1.0
+                               : dtype == DType::Float16                       ? 1e-3
+                               : dtype == DType::BFloat16                      ? 8e-3
+                                                                               : 1e-6;
+            EXPECT_LE(c.max_abs, tol);
+            if (!is_floating_point(dtype)) EXPECT_GE(c.identical, 0.98);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ColorInvertPosterizeSolarize, KnownValues) {
+  const Tensor u8 = tensor_of({1, 1, 4}, DType::UInt8, {0, 100, 200, 255});
+  EXPECT_EQ(values_of(functional::invert(u8)), (std::vector<double>{255, 155, 55, 0}));
+  EXPECT_EQ(values_of(functional::posterize(u8, 2)), (std::vector<double>{0, 64, 192, 192}));
+  EXPECT_EQ(values_of(functional::posterize(u8, 0)), (std::vector<double>{0, 0, 0, 0}));
+  EXPECT_EQ(functional::posterize(u8, 8).data(), u8.data()) << "bits >= value bits: the input itself";
+  EXPECT_EQ(values_of(functional::solarize(u8, 128)), (std::vector<double>{0, 100, 55, 0}));
+  const Tensor u16 = tensor_of({1, 1, 2}, DType::UInt16, {1000, 65535});
+  EXPECT_EQ(values_of(functional::invert(u16)), (std::vector<double>{64535, 0}));
+  EXPECT_EQ(values_of(functional::posterize(u16, 4)), (std::vector<double>{0, 61440}));
+  const Tensor f = tensor_of({1, 1, 4}, DType::Float32, {0.0, 0.3, 0.7, 1.0});
+  EXPECT_EQ(values_of(functional::invert(f)), (std::vector<double>{1.0, 1.0f - 0.3f, 1.0f - 0.7f, 0.0}));
+  // floor(x * 4).clamp(0, 3) / 4
+  EXPECT_EQ(values_of(functional::posterize(f, 2)), (std::vector<double>{0.0, 0.25, 0.5, 0.75}));
+  EXPECT_EQ(values_of(functional::solarize(f, 0.5)), (std::vector<double>{0.0, 0.3f, 1.0f - 0.7f, 0.0}));
+}
+
+TEST(ColorInvertPosterizeSolarize, MatchReference) {
+  check_against_reference(
+      [](DType dtype) -> Ref {
+        return [dtype](const Tensor& src) {
+          Tensor r;
+          with_dtype(dtype, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            r = per_element<T>(src, [](T x) { return invert_ref(x); });
+          });
+          return r;
+        };
+      },
+      [](const Tensor& in) { return functional::invert(in); }, 700);
+  for (int bits : {1, 3, 5, 7}) {
+    check_against_reference(
+        [bits](DType dtype) -> Ref {
+          return [dtype, bits](const Tensor& src) {
+            Tensor r;
+            with_dtype(dtype, [&](auto tag) {
+              using T = typename decltype(tag)::type;
+              r = per_element<T>(src, [bits](T x) -> T {
+                if constexpr (is_int<T>) {
+                  const int vb = sizeof(T) * 8;
+                  return static_cast<T>(x & (((1 << bits) - 1) << (vb - bits)));
+                } else {
+                  using F = Calc<T>;
+                  const F levels = static_cast<F>(1 << bits);
+                  const F v = std::floor(keep<T>(to_calc(x) * levels));
+                  return to_t<T>(keep<T>(clampf(v, F(0), levels - 1) * static_cast<F>(1.0 / (1 << bits))));
+                }
+              });
+            });
+            return r;
+          };
+        },
+        [bits](const Tensor& in) { return functional::posterize(in, bits); }, 800);
+  }
+  for (double rel : {0.0, 0.3, 0.5, 0.99, 1.0}) {
+    check_against_reference(
+        [rel](DType dtype) -> Ref {
+          return [dtype, rel](const Tensor& src) {
+            Tensor r;
+            with_dtype(dtype, [&](auto tag) {
+              using T = typename decltype(tag)::type;
+              const double threshold = rel * max_of<T>();
+              r = per_element<T>(src, [threshold](T x) -> T {
+                if constexpr (is_int<T>) {
+                  return static_cast<float>(x) >= static_cast<float>(threshold) ? invert_ref(x) : x;
+                } else {
+                  return to_calc(x) >= to_calc(to_t<T>(static_cast<Calc<T>>(threshold))) ? invert_ref(x) : x;
+                }
+              });
+            });
+            return r;
+          };
+        },
+        [rel](const Tensor& in) { return functional::solarize(in, rel * max_value(in.dtype())); }, 900);
+  }
+}
+
+TEST(ColorPermuteChannels, ReordersChannels) {
+  const Tensor src = random_cpu({2, 3, 5, 7}, DType::UInt8, 21);
+  for (Layout layout : kAllLayouts) {
+    SCOPED_TRACE(layout_name(layout));
+    const Tensor in = with_layout(src, layout, Device::cpu());
+    const Tensor out = functional::permute_channels(in, {2, 0, -2});  // -2 is channel 1
+    for (int k = 0; k < 3; ++k) {
+      const int from = k == 0 ? 2 : (k == 1 ? 0 : 1);
+      EXPECT_TRUE(bitwise_equal(src.select(1, from), out.select(1, k)));
+    }
+  }
+  const Tensor many = random_cpu({4, 3, 6}, DType::Float64, 22);
+  const Tensor out = functional::permute_channels(many, {3, 3, 0, 1});  // repeats are allowed (indexing)
+  EXPECT_TRUE(bitwise_equal(many.select(0, 3), out.select(0, 1)));
+  EXPECT_TRUE(bitwise_equal(many.select(0, 1), out.select(0, 3)));
+}
+
+TEST(ColorOps, EmptyBatchesAndInputIdentity) {
+  const Tensor empty_batch = random_cpu({0, 3, 4, 5}, DType::UInt8, 1);
+  EXPECT_EQ(Dims(functional::adjust_brightness(empty_batch, 1.2).shape()), Dims(empty_batch.shape()));
+  EXPECT_EQ(Dims(functional::rgb_to_grayscale(empty_batch).shape()), (Dims{0, 1, 4, 5}));
+  EXPECT_EQ(functional::adjust_hue(empty_batch, 0.1).data(), empty_batch.data());
+  EXPECT_EQ(functional::autocontrast(empty_batch).data(), empty_batch.data());
+  EXPECT_EQ(functional::equalize(empty_batch).data(), empty_batch.data());
+  EXPECT_EQ(Dims(functional::adjust_contrast(empty_batch, 0.3).shape()), Dims(empty_batch.shape()));
+}
+
+TEST(ColorOps, BadInputChangesNothing) {
+  const Tensor img = random_cpu({2, 3, 6, 7}, DType::UInt8, 5);
+  const Tensor keep = contiguous_copy(img);
+  const Tensor four = random_cpu({4, 6, 7}, DType::Float32, 6);
+  expect_error(ErrorKind::Value, "hue_factor", [&] { functional::adjust_hue(img, 0.6); }, img, keep);
+  expect_error(ErrorKind::Value, "hue_factor", [&] { functional::adjust_hue(img, -0.51); }, img, keep);
+  expect_error(ErrorKind::Value, "hue_factor", [&] { functional::adjust_hue(img, std::nan("")); }, img, keep);
+  expect_error(ErrorKind::Type, "1 or 3 channels", [&] { functional::adjust_hue(four, 0.1); });
+  expect_error(ErrorKind::Value, "gamma", [&] { functional::adjust_gamma(img, -0.5); }, img, keep);
+  expect_error(ErrorKind::Type, "bits", [&] { functional::posterize(img, 9); }, img, keep);
+  expect_error(ErrorKind::Type, "bits", [&] { functional::posterize(img, -1); }, img, keep);
+  expect_error(ErrorKind::Type, "threshold", [&] { functional::solarize(img, 256.0); }, img, keep);
+  expect_error(ErrorKind::Type, "threshold", [&] { functional::solarize(four, 1.5); });
+  expect_error(ErrorKind::Value, "brightness_factor", [&] { functional::adjust_brightness(img, -1.0); }, img, keep);
+  expect_error(ErrorKind::Value, "saturation_factor", [&] { functional::adjust_saturation(img, -0.1); });
+  expect_error(ErrorKind::Value, "contrast_factor", [&] { functional::adjust_contrast(img, -2.0); });
+  expect_error(ErrorKind::Value, "sharpness_factor", [&] { functional::adjust_sharpness(img, -2.0); });
+  expect_error(ErrorKind::Type, "1 or 3 channels", [&] { functional::adjust_brightness(four, 0.5); });
+  expect_error(ErrorKind::Type, "1 or 3 channels", [&] { functional::adjust_saturation(four, 0.5); });
+  expect_error(ErrorKind::Type, "1 or 3 channels", [&] { functional::adjust_contrast(four, 0.5); });
+  expect_error(ErrorKind::Type, "1 or 3 channels", [&] { functional::adjust_sharpness(four, 0.5); });
+  expect_error(ErrorKind::Type, "1 or 3 channels", [&] { functional::autocontrast(four); });
+  expect_error(ErrorKind::Value, "num_output_channels", [&] { functional::rgb_to_grayscale(img, 2); });
+  expect_error(ErrorKind::Value, "channels", [&] { functional::rgb_to_grayscale(four); });
+  expect_error(ErrorKind::Value, "channels", [&] { functional::grayscale_to_rgb(random_cpu({2, 3, 3}, DType::UInt8, 1)); });
+  expect_error(ErrorKind::Value, "permutation", [&] { functional::permute_channels(img, {0, 1}); });
+  expect_error(ErrorKind::Value, "permutation", [&] { functional::permute_channels(img, {0, 1, 3}); });
+  expect_error(ErrorKind::Value, "at least 3 dims", [&] { functional::adjust_contrast(random_cpu({4, 4}, DType::UInt8, 1), 1.0); });
+  // Unsupported dtypes name the supported ones.
+  expect_error(ErrorKind::Type, "uint16", [&] { functional::adjust_brightness(random_cpu({3, 2, 2}, DType::Int32, 1), 1.0); });
+  EXPECT_TRUE(bitwise_equal(keep, img));
+}
+
+}  // namespace
+}  // namespace svt

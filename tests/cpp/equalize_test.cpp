@@ -1,0 +1,196 @@
+// autocontrast and equalize on the CPU: hand-computed images and references transcribing
+// torchvision (equalize's reference follows its cumsum / argmax formulation).
+#include <algorithm>
+#include <random>
+
+#include "color_test_utils.hpp"
+
+namespace svt {
+namespace {
+
+template <class T>
+Tensor ref_autocontrast(const Tensor& in) {
+  using F = Calc<T>;
+  const ImageIndex ii(in);
+  std::vector<F> lo(static_cast<std::size_t>(ii.images * ii.c)), inv(lo.size());
+  for (std::int64_t n = 0; n < ii.images; ++n) {
+    for (std::int64_t c = 0; c < ii.c; ++c) {
+      F mn = to_calc(at<T>(in, n, c, 0, 0)), mx = mn;
+      for (std::int64_t y = 0; y < ii.h; ++y) {
+        for (std::int64_t x = 0; x < ii.w; ++x) {
+          mn = std::min(mn, to_calc(at<T>(in, n, c, y, x)));
+          mx = std::max(mx, to_calc(at<T>(in, n, c, y, x)));
+        }
+      }
+      const std::size_t k = static_cast<std::size_t>(n * ii.c + c);
+      // inv_scale = (max - min) * (1 / bound); constant channels: min 0, scale 1.
+      const bool eq = mx == mn;
+      lo[k] = eq ? F(0) : mn;
+      inv[k] = eq ? F(1) : keep<T>(keep<T>(mx - mn) * static_cast<F>(1.0 / max_of<T>()));
+    }
+  }
+  return per_pixel<T>(in, ii.c, [&](std::int64_t n, const std::vector<T>& p) {
+    std::vector<T> out;
+    for (std::size_t c = 0; c < p.size(); ++c) {
+      const std::size_t k = static_cast<std::size_t>(n * ii.c) + c;
+      const F diff = keep<T>(to_calc(p[c]) - lo[k]);
+      out.push_back(to_t<T>(clampf(keep<T>(diff / inv[k]), F(0), static_cast<F>(max_of<T>()))));
+    }
+    return out;
+  });
+}
+
+// to_dtype(image, uint8, scale=True) and back, as torchvision (torch's float -> uint8 goes
+// through int64 and wraps).
+template <class T>
+std::uint8_t to_u8(T x) {
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    return x;
+  } else if constexpr (std::is_same_v<T, std::uint16_t>) {
+    return static_cast<std::uint8_t>(x >> 8);
+  } else {
+    const Calc<T> v = keep<T>(to_calc(x) * static_cast<Calc<T>>(255.999));
+    return static_cast<std::uint8_t>(static_cast<std::int64_t>(v));
+  }
+}
+
+template <class T>
+T from_u8(std::uint8_t x) {
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    return x;
+  } else if constexpr (std::is_same_v<T, std::uint16_t>) {
+    return static_cast<T>(x << 8);
+  } else {
+    return to_t<T>(static_cast<Calc<T>>(x) * static_cast<Calc<T>>(1.0 / 255.0));
+  }
+}
+
+template <class T>
+Tensor ref_equalize(const Tensor& in) {
+  const ImageIndex ii(in);
+  Tensor out = empty(Dims(in.shape()), in.dtype(), Device::cpu());
+  const std::int64_t pixels = ii.h * ii.w;
+  for (std::int64_t n = 0; n < ii.images; ++n) {
+    for (std::int64_t c = 0; c < ii.c; ++c) {
+      std::vector<std::int64_t> hist(256, 0);
+      for (std::int64_t y = 0; y < ii.h; ++y)
+        for (std::int64_t x = 0; x < ii.w; ++x) ++hist[to_u8(at<T>(in, n, c, y, x))];
+      std::vector<std::int64_t> cum(256);
+      std::partial_sum(hist.begin(), hist.end(), cum.begin());
+      const auto index = std::max_element(cum.begin(), cum.end()) - cum.begin();  // first maximum
+      const std::int64_t step = (pixels - hist[static_cast<std::size_t>(index)]) / 255;
+      std::vector<std::uint8_t> lut(256, 0);
+      for (int k = 0; k < 255; ++k) {
+        lut[static_cast<std::size_t>(k + 1)] = static_cast<std::uint8_t>(
+            std::clamp<std::int64_t>((cum[static_cast<std::size_t>(k)] + step / 2) / std::max<std::int64_t>(step, 1), 0, 255));
+      }
+      for (std::int64_t y = 0; y < ii.h; ++y) {
+        for (std::int64_t x = 0; x < ii.w; ++x) {
+          const std::uint8_t v = to_u8(at<T>(in, n, c, y, x));
+          set<T>(out, n, c, y, x, from_u8<T>(step != 0 ? lut[v] : v));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(ColorAutocontrast, KnownValues) {
+  // (x - 10) / (100 / 255) in float32, truncated: 110 maps to 254.99997 -> 254, as torchvision.
+  const Tensor img = tensor_of({1, 1, 4}, DType::UInt8, {10, 60, 110, 35});
+  EXPECT_EQ(values_of(functional::autocontrast(img)), (std::vector<double>{0, 127, 254, 63}));
+  // Per channel: a constant channel passes through; floats stretch to [0, 1].
+  const Tensor rgb = tensor_of({3, 1, 2}, DType::UInt8, {7, 7, 0, 255, 20, 30});
+  EXPECT_EQ(values_of(functional::autocontrast(rgb)), (std::vector<double>{7, 7, 0, 255, 0, 254}));
+  const Tensor f = tensor_of({1, 1, 3}, DType::Float32, {0.25, 0.5, 0.75});
+  EXPECT_EQ(values_of(functional::autocontrast(f)), (std::vector<double>{0.0, 0.5, 1.0}));
+}
+
+TEST(ColorAutocontrast, MatchesReference) {
+  std::uint64_t seed = 1100;
+  for (const Dims& shape : color_shapes()) {
+    for (DType dtype : kColorDTypes) {
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      Tensor expected;
+      with_dtype(dtype, [&](auto tag) { expected = ref_autocontrast<typename decltype(tag)::type>(src); });
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor in = with_layout(src, layout, Device::cpu());
+        const Tensor out = functional::autocontrast(in);
+        if (src.numel() == 0) continue;
+        EXPECT_TRUE(bitwise_equal(expected, out));
+        EXPECT_TRUE(bitwise_equal(src, in));
+      }
+    }
+  }
+}
+
+// 768 pixels: 256 each of 0, 100, 200. The last non-empty bin (200) holds 256, so
+// step = (768 - 256) // 255 = 2, lut[k + 1] = (cum[k] + 1) // 2: 0 -> 0, 100 -> 128, 200 -> 255.
+Tensor three_level_image(DType dtype) {
+  std::vector<double> v(768);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = i < 256 ? 0 : (i < 512 ? 100 : 200);
+  std::mt19937 rng(3);
+  std::shuffle(v.begin(), v.end(), rng);
+  return tensor_of({1, 24, 32}, dtype, v);
+}
+
+TEST(ColorEqualize, KnownHistograms) {
+  // A 4x4 image has fewer than 255 pixels outside its last bin: step 0, unchanged.
+  const Tensor small = tensor_of({1, 4, 4}, DType::UInt8, {0, 0, 0, 0, 50, 50, 50, 50, 100, 100, 100, 100, 200, 200, 200, 201});
+  EXPECT_EQ(values_of(functional::equalize(small)), values_of(small));
+
+  const Tensor three = three_level_image(DType::UInt8);
+  std::vector<double> expected = values_of(three);
+  for (double& x : expected) x = x == 0 ? 0 : (x == 100 ? 128 : 255);
+  EXPECT_EQ(values_of(functional::equalize(three)), expected);
+
+  // 512 pixels: 128 each of 10, 20, 30, 40: step = 384 // 255 = 1, lut[k + 1] = cum[k] (max 255):
+  // 10 -> 0, 20 -> 128, 30 -> 256 clamped to 255, 40 -> 255.
+  std::vector<double> four(512);
+  for (std::size_t i = 0; i < four.size(); ++i) four[i] = 10.0 * static_cast<double>(i / 128 + 1);
+  const Tensor img = tensor_of({16, 32}, DType::UInt8, four);  // 2-D: one channel
+  std::vector<double> want(512);
+  for (std::size_t i = 0; i < want.size(); ++i) want[i] = std::vector<double>{0, 128, 255, 255}[i / 128];
+  const Tensor eq = functional::equalize(img);
+  EXPECT_EQ(Dims(eq.shape()), (Dims{16, 32}));
+  EXPECT_EQ(values_of(eq), want);
+
+  // float32: k / 255 -> k through to_dtype, then back as lut / 255.
+  std::vector<double> f = values_of(three);
+  for (double& x : f) x = static_cast<float>(x) * static_cast<float>(1.0 / 255.0);
+  std::vector<double> f_expected = values_of(three);
+  for (double& x : f_expected) x = static_cast<float>(x == 0 ? 0 : (x == 100 ? 128 : 255)) * static_cast<float>(1.0 / 255.0);
+  EXPECT_EQ(values_of(functional::equalize(tensor_of({1, 24, 32}, DType::Float32, f))), f_expected);
+}
+
+TEST(ColorEqualize, MatchesReference) {
+  std::uint64_t seed = 1200;
+  std::vector<Dims> shapes = test_shapes();  // any channel count
+  shapes.push_back({2, 4, 20, 33});
+  shapes.push_back({1, 3, 30, 31});
+  for (const Dims& shape : shapes) {
+    for (DType dtype : kColorDTypes) {
+      // Skewed content so that equalization does something: low values are frequent.
+      Tensor src = random_cpu(shape, dtype, seed++, 0.0, 1.0);
+      for_each_index(src.shape(), [&](const std::int64_t* idx) {
+        if (idx[src.dim() - 1] % 3 == 0) store_bits(src, idx, 0);
+      });
+      Tensor expected;
+      with_dtype(dtype, [&](auto tag) { expected = ref_equalize<typename decltype(tag)::type>(src); });
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor in = with_layout(src, layout, Device::cpu());
+        const Tensor out = functional::equalize(in);
+        EXPECT_TRUE(bitwise_equal(expected, out));
+        EXPECT_TRUE(bitwise_equal(src, in));
+      }
+    }
+  }
+  // Values outside [0, 1] follow to_dtype's wrap (e.g. negative floats), as torchvision's.
+  const Tensor wild = random_cpu({2, 3, 17, 19}, DType::Float32, 77);
+  EXPECT_TRUE(bitwise_equal(ref_equalize<float>(wild), functional::equalize(wild)));
+}
+
+}  // namespace
+}  // namespace svt

@@ -1,0 +1,109 @@
+// erase on the CPU: Python slice rules for the window, broadcasting and casting of v, in place or
+// not, every layout; bad input writes nothing.
+#include "color_test_utils.hpp"
+
+namespace svt {
+namespace {
+
+// image[..., rows, cols] = v (broadcast by the test: v indexed from the right, size-1 dims repeat).
+template <class T>
+Tensor ref_erase(const Tensor& img, std::int64_t top, std::int64_t bottom, std::int64_t left, std::int64_t right,
+                 const std::function<T(const std::int64_t* idx)>& value) {
+  Tensor out = contiguous_copy(img);
+  const int r = img.dim();
+  for_each_index(img.shape(), [&](const std::int64_t* idx) {
+    if (idx[r - 2] >= top && idx[r - 2] < bottom && idx[r - 1] >= left && idx[r - 1] < right) store<T>(out, idx, value(idx));
+  });
+  return out;
+}
+
+TEST(Erase, WindowAndValues) {
+  const Tensor img = random_cpu({3, 5, 6}, DType::UInt8, 1);
+  const Tensor v = tensor_of({3, 1, 1}, DType::UInt8, {7, 8, 9});
+  const Tensor out = functional::erase(img, 1, 2, 2, 3, v);
+  EXPECT_TRUE(bitwise_equal(ref_erase<std::uint8_t>(img, 1, 3, 2, 5, [](const std::int64_t* i) { return std::uint8_t(7 + i[0]); }), out));
+  // Negative starts count from the end; windows are clipped; slice(-1, 0) is empty.
+  EXPECT_TRUE(bitwise_equal(ref_erase<std::uint8_t>(img, 3, 5, 0, 6, [](const std::int64_t* i) { return std::uint8_t(7 + i[0]); }),
+                            functional::erase(img, -2, -7, 9, 20, v)));  // rows [-2:7], cols [-7:13]
+  EXPECT_TRUE(bitwise_equal(img, functional::erase(img, -1, 0, 1, 3, v)));
+  EXPECT_TRUE(bitwise_equal(img, functional::erase(img, 0, 0, 0, 3, v)));
+  // v of the window's shape; float v into an integer image is cast (truncated) like torch.
+  const Tensor patch = random_cpu({3, 2, 3}, DType::Float32, 2, 0.0, 200.0);
+  const Tensor p = functional::erase(img, 1, 2, 2, 3, patch);
+  EXPECT_TRUE(bitwise_equal(ref_erase<std::uint8_t>(img, 1, 3, 2, 5, [&](const std::int64_t* i) {
+                              const std::int64_t pi[3] = {i[0], i[1] - 1, i[2] - 2};
+                              return static_cast<std::uint8_t>(load<float>(patch, pi));
+                            }),
+                            p));
+  // A scalar (one element, leading unit dims stripped) broadcasts everywhere.
+  const Tensor scalar = tensor_of({1, 1, 1, 1, 1}, DType::UInt8, {42});
+  EXPECT_TRUE(bitwise_equal(ref_erase<std::uint8_t>(img, 0, 5, 0, 6, [](const std::int64_t*) { return std::uint8_t(42); }),
+                            functional::erase(img, 0, 0, 5, 6, scalar)));
+}
+
+TEST(Erase, LayoutsBatchesAndInPlace) {
+  std::uint64_t seed = 30;
+  for (const Dims& shape : {Dims{2, 3, 7, 9}, Dims{2, 2, 3, 5, 6}, Dims{1, 8, 5}}) {
+    for (DType dtype : {DType::UInt8, DType::Float16, DType::Float32, DType::Int64, DType::Bool}) {
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      const std::int64_t c = shape[shape.size() - 3];
+      const Tensor v = random_cpu({c, 2, 3}, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor in = with_layout(src, layout, Device::cpu());
+        const Tensor vin = with_layout(v, layout, Device::cpu());
+        const Tensor out = functional::erase(in, 1, 2, 2, 3, vin);
+        EXPECT_TRUE(bitwise_equal(src, in)) << "not in place";
+        // The window holds v, the rest the image.
+        for_each_index(src.shape(), [&](const std::int64_t* idx) {
+          const int r = src.dim();
+          const bool inside = idx[r - 2] >= 1 && idx[r - 2] < 3 && idx[r - 1] >= 2 && idx[r - 1] < 5;
+          std::uint64_t want = load_bits(src, idx);
+          if (inside) {
+            const std::int64_t vi[3] = {idx[r - 3], idx[r - 2] - 1, idx[r - 1] - 2};
+            want = load_bits(v, vi);
+          }
+          ASSERT_EQ(want, load_bits(out, idx));
+        });
+        const Tensor same = functional::erase(in, 1, 2, 2, 3, vin, /*inplace=*/true);
+        EXPECT_EQ(same.data(), in.data());
+        EXPECT_TRUE(bitwise_equal(out, in));
+      }
+    }
+  }
+}
+
+TEST(Erase, BadInputWritesNothing) {
+  const Tensor img = random_cpu({3, 5, 6}, DType::Float32, 3);
+  const Tensor keep = contiguous_copy(img);
+  expect_error(ErrorKind::Runtime, "broadcast", [&] {
+    functional::erase(img, 0, 0, 2, 2, random_cpu({3, 3, 2}, DType::Float32, 1), true);
+  }, img, keep);
+  expect_error(ErrorKind::Runtime, "broadcast", [&] {
+    functional::erase(img, 0, 0, 2, 2, random_cpu({2, 1, 1}, DType::Float32, 1), true);
+  }, img, keep);
+  expect_error(ErrorKind::Runtime, "broadcast", [&] {
+    functional::erase(img, 0, 0, 2, 2, random_cpu({2, 3, 2, 2}, DType::Float32, 1), true);
+  }, img, keep);
+  expect_error(ErrorKind::Type, "v", [&] { functional::erase(img, 0, 0, 2, 2, Tensor(), true); }, img, keep);
+  expect_error(ErrorKind::Value, "at least 2 dims", [&] {
+    functional::erase(random_cpu({5}, DType::Float32, 1), 0, 0, 1, 1, random_cpu({1}, DType::Float32, 1));
+  });
+}
+
+TEST(Meta, DimensionsChannelsSize) {
+  const Tensor img = random_cpu({2, 4, 3, 5, 7}, DType::UInt8, 1);
+  EXPECT_EQ(functional::get_dimensions(img), (std::vector<std::int64_t>{3, 5, 7}));
+  EXPECT_EQ(functional::get_num_channels(img), 3);
+  EXPECT_EQ(functional::get_size(img), (std::vector<std::int64_t>{5, 7}));
+  const Tensor plane = random_cpu({5, 7}, DType::Float32, 1);
+  EXPECT_EQ(functional::get_dimensions(plane), (std::vector<std::int64_t>{1, 5, 7}));
+  EXPECT_EQ(functional::get_num_channels(plane), 1);
+  EXPECT_EQ(functional::get_size(plane), (std::vector<std::int64_t>{5, 7}));
+  expect_error(ErrorKind::Type, "two dimensions", [] { functional::get_dimensions(random_cpu({5}, DType::UInt8, 1)); });
+  expect_error(ErrorKind::Type, "two dimensions", [] { functional::get_num_channels(random_cpu({5}, DType::UInt8, 1)); });
+  expect_error(ErrorKind::Type, "two dimensions", [] { functional::get_size(random_cpu({5}, DType::UInt8, 1)); });
+}
+
+}  // namespace
+}  // namespace svt
