@@ -19,9 +19,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/cuda_check.hpp"
 #include "cuda/launch.hpp"
+#include "kernels/copy.hpp"
 #include "kernels/elementwise_plan.hpp"
 #include "kernels/fast_divmod.hpp"
 
@@ -97,9 +99,23 @@ __device__ SV_FORCE_INLINE void advance(const DevicePlan& p, std::uint32_t (&idx
   }
 }
 
+// The elements of a 16-byte vector in reverse order (element size 1, 2, 4 or 8 bytes).
+template <int SIZE>
+__device__ SV_FORCE_INLINE uint4 reverse_elements(uint4 v) {
+  if constexpr (SIZE == 8) {
+    return make_uint4(v.z, v.w, v.x, v.y);
+  } else {
+    // Reverse the words, then the elements inside each word.
+    constexpr unsigned selector = SIZE == 1 ? 0x0123u : (SIZE == 2 ? 0x1032u : 0x3210u);
+    return make_uint4(__byte_perm(v.w, 0, selector), __byte_perm(v.z, 0, selector), __byte_perm(v.y, 0, selector),
+                      __byte_perm(v.x, 0, selector));
+  }
+}
+
 template <int VEC, int RANK, int CHUNKS, class In, class Out, class Op>
 __global__ void __launch_bounds__(256)
     elementwise_kernel(const In* in, Out* out, const __grid_constant__ DevicePlan p, const __grid_constant__ Op op) {
+  constexpr bool kPassThrough = std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>;
   std::uint32_t first[CHUNKS], count[CHUNKS];
   std::int64_t in_off[CHUNKS], out_off[CHUNKS];
   bool one_row[CHUNKS];
@@ -117,6 +133,21 @@ __global__ void __launch_bounds__(256)
     out_off[u] = offset_of<RANK>(idx, p.out_stride);
     one_row[u] = count[u] == VEC && idx[0] + VEC <= p.size_div[0].divisor;
     const In* src = in + in_off[u];
+    if constexpr (kPassThrough) {
+      // Pure copies: move the 16-byte pack as is (reversing its elements for flips) and store
+      // it directly; no per-element work at all.
+      if (one_row[u] && p.out_vector && (p.in_stride[0] == 1 || p.in_stride[0] == -1)) {
+        const bool forward = p.in_stride[0] == 1;
+        const In* start = forward ? src : src - (VEC - 1);
+        if (aligned16(start)) {
+          uint4 v = *reinterpret_cast<const uint4*>(start);
+          if (!forward) v = reverse_elements<sizeof(In)>(v);
+          *reinterpret_cast<uint4*>(out + first[u]) = v;
+          count[u] = 0;  // done
+          continue;
+        }
+      }
+    }
     if (one_row[u] && p.in_stride[0] == 1 && aligned16(src)) {
       const Pack<In, VEC> pack = *reinterpret_cast<const Pack<In, VEC>*>(src);
 #pragma unroll
@@ -151,11 +182,15 @@ __global__ void __launch_bounds__(256)
         ++q;
       }
       std::uint32_t channel = (q + p.channel_base_q) % p.channels;
+      // Elements left before the channel changes, in 32 bits: a piece holds at most 2^30
+      // elements, so a distance above 2^31 never runs out inside it.
+      const std::uint32_t period = static_cast<std::uint32_t>(min(p.channel_inner, std::uint64_t{1} << 31));
+      std::uint32_t remaining = static_cast<std::uint32_t>(min(p.channel_inner - within, std::uint64_t{1} << 31));
 #pragma unroll
       for (int j = 0; j < VEC; ++j) {
         y[j] = op(x[u][j], channel);
-        if (++within == p.channel_inner) {
-          within = 0;
+        if (--remaining == 0) {
+          remaining = period;
           if (++channel == p.channels) channel = 0;
         }
       }
@@ -218,10 +253,18 @@ void for_each_piece(const kernels::ElementwisePlan& plan, std::int64_t max_numel
   }
 }
 
-// Elements per chunk: 16 bytes of the wider type.
+// Elements per chunk: 16 bytes of output. Stores are what must be coalesced per instruction;
+// a wider input then reads several 16-byte vectors per chunk, which costs nothing.
 template <class In, class Out>
 constexpr int elementwise_vec() {
-  return static_cast<int>(16 / std::max(sizeof(In), sizeof(Out)));
+  return static_cast<int>(16 / sizeof(Out));
+}
+
+// Chunks in flight per thread: 64 bytes of output for 4- and 8-byte outputs, fewer for narrow
+// ones, whose per-element register cost would otherwise lower occupancy (measured on the H200).
+template <class Out>
+constexpr int elementwise_chunks() {
+  return sizeof(Out) >= 4 ? 4 : (sizeof(Out) == 2 ? 2 : 1);
 }
 
 // Launches `op` over `plan` on `stream`. No allocation, no synchronization. kAllRanks
@@ -232,7 +275,7 @@ void launch_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out*
                         const Stream& stream, const char* op_name) {
   if (plan.numel == 0) return;
   constexpr int VEC = elementwise_vec<In, Out>();
-  constexpr int CHUNKS = 4;
+  constexpr int CHUNKS = elementwise_chunks<Out>();
   LaunchScope scope(stream, op_name);
   constexpr std::int64_t kMaxPiece = std::int64_t{1} << 30;
   for_each_piece(plan, kMaxPiece, 0, 0, 0,

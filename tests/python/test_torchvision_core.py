@@ -73,6 +73,8 @@ def test_to_dtype_every_pair(device, scale):
             what = f"{src} -> {dst} scale={scale}"
             try:
                 expected = TF.to_dtype(x, dst, scale=scale)
+            except NotImplementedError:
+                continue  # torch has no kernel for this dtype on this device (uint16 on CUDA)
             except (RuntimeError, TypeError) as e:
                 with pytest.raises(type(e)):
                     F.to_dtype(x, dst, scale=scale)
