@@ -1,13 +1,11 @@
 // CPU kernels of the elementwise and per-pixel colour ops: brightness, invert, posterize,
-// solarize, gamma (elementwise engine), grayscale, saturation, hue (pixel engine), and
-// permute_channels (strided copies).
+// solarize, gamma (elementwise engine), grayscale, saturation, hue (pixel engine).
 #include <vector>
 
 #include "cpu/color_pixels.hpp"
 #include "cpu/elementwise.hpp"
 #include "kernels/color.hpp"
 #include "kernels/color_dtypes.hpp"
-#include "kernels/copy.hpp"
 #include "kernels/hsv.hpp"
 #include "streamvision/functional/color.hpp"
 
@@ -15,24 +13,17 @@ namespace streamvision::cpu {
 
 namespace {
 
-template <class T, class Op>
-void map(const Tensor& input, const Tensor& output, const Op& op) {
-  const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output));
-  run_elementwise(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), op);
-}
-
 void adjust_brightness(const Tensor& input, const Tensor& output, double factor, const Stream&) {
   detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_brightness", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    map<T>(input, output, kernels::BrightnessOp<T>{static_cast<kernels::opmath_t<T>>(factor)});
+    run_map<T>(input, output, kernels::BrightnessOp<T>{static_cast<kernels::opmath_t<T>>(factor)});
   });
 }
 
 void invert(const Tensor& input, const Tensor& output, const Stream&) {
   detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "invert", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    map<T>(input, output, kernels::InvertOp<T>{});
+    run_map<T>(input, output, kernels::InvertOp<T>{});
   });
 }
 
@@ -40,14 +31,14 @@ void posterize(const Tensor& input, const Tensor& output, int bits, const Stream
   detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "posterize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto op = kernels::make_posterize_op<T>(bits);
-    map<T>(input, output, op);
+    run_map<T>(input, output, op);
   });
 }
 
 void solarize(const Tensor& input, const Tensor& output, double threshold, const Stream&) {
   detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "solarize", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    map<T>(input, output, kernels::make_solarize_op<T>(threshold));
+    run_map<T>(input, output, kernels::make_solarize_op<T>(threshold));
   });
 }
 
@@ -56,12 +47,12 @@ void adjust_gamma(const Tensor& input, const Tensor& output, double gamma, doubl
     using T = typename decltype(tag)::type;
     const kernels::GammaOp<T> op = kernels::make_gamma_op<T>(gamma, gain);
     if constexpr (kernels::is_float_like<T>) {
-      map<T>(input, output, op);
+      run_map<T>(input, output, op);
     } else {
       // Integer images: the op over every value of T, then a table lookup (as the CUDA engine).
       std::vector<T> lut(static_cast<std::size_t>(kernels::ColorBound<T>::value) + 1);
       for (std::size_t v = 0; v < lut.size(); ++v) lut[v] = op(static_cast<T>(v), 0u);
-      map<T>(input, output, kernels::LutOp<T>{lut.data()});
+      run_map<T>(input, output, kernels::LutOp<T>{lut.data()});
     }
   });
 }
@@ -92,18 +83,6 @@ void adjust_hue(const Tensor& input, const Tensor& output, double hue_factor, co
   });
 }
 
-void permute_channels(const Tensor& input, const Tensor& output, const std::vector<std::int64_t>& permutation,
-                      const Stream&) {
-  detail::dispatch_itemsize(input.itemsize(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    for (std::size_t k = 0; k < permutation.size(); ++k) {
-      const Tensor src = input.select(-3, permutation[k]);
-      const Tensor dst = output.select(-3, static_cast<std::int64_t>(k));
-      map<T>(src, dst, kernels::CopyOp{});
-    }
-  });
-}
-
 SV_REGISTER_KERNEL(ops::AdjustBrightness, DeviceType::CPU, &adjust_brightness, kernels::kColorDTypes);
 SV_REGISTER_KERNEL(ops::Invert, DeviceType::CPU, &invert, kernels::kColorDTypes);
 SV_REGISTER_KERNEL(ops::Posterize, DeviceType::CPU, &posterize, kernels::kColorDTypes);
@@ -112,7 +91,6 @@ SV_REGISTER_KERNEL(ops::AdjustGamma, DeviceType::CPU, &adjust_gamma, kernels::kC
 SV_REGISTER_KERNEL(ops::RgbToGrayscale, DeviceType::CPU, &rgb_to_grayscale, kernels::kColorDTypes);
 SV_REGISTER_KERNEL(ops::AdjustSaturation, DeviceType::CPU, &adjust_saturation, kernels::kColorDTypes);
 SV_REGISTER_KERNEL(ops::AdjustHue, DeviceType::CPU, &adjust_hue, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::PermuteChannels, DeviceType::CPU, &permute_channels, DTypeSet::all());
 
 }  // namespace
 

@@ -6,11 +6,20 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "cpu/elementwise.hpp"
 #include "cpu/parallel.hpp"
 #include "kernels/image_batch.hpp"
 #include "kernels/reduce.hpp"
 
 namespace streamvision::cpu {
+
+// The elementwise engine over same-dtype tensors (input and output may be the same tensor).
+template <class T, class Op>
+void run_map(const Tensor& input, const Tensor& output, const Op& op) {
+  const kernels::ElementwisePlan plan =
+      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output));
+  run_elementwise(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), op);
+}
 
 // The front ends guarantee that the leading dims merge.
 inline kernels::ImageBatch batch_of(const Tensor& t) { return *kernels::as_image_batch(t); }

@@ -16,15 +16,11 @@ __global__ void __launch_bounds__(256) gamma_lut_kernel(kernels::GammaOp<T> op, 
 }
 
 void adjust_gamma(const Tensor& input, const Tensor& output, double gamma, double gain, const Stream& stream) {
-  const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output));
   detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_gamma", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const kernels::GammaOp<T> op = kernels::make_gamma_op<T>(gamma, gain);
-    const T* in = static_cast<const T*>(input.data());
-    T* out = static_cast<T*>(output.data());
     if constexpr (kernels::is_float_like<T>) {
-      launch_elementwise(plan, in, out, op, stream, "adjust_gamma");
+      launch_map<T>(input, output, op, stream, "adjust_gamma");
     } else {
       const std::uint32_t count = static_cast<std::uint32_t>(kernels::ColorBound<T>::value) + 1;
       Scratch scratch(Scratch::aligned_bytes<T>(count), input.device(), stream);
@@ -34,7 +30,7 @@ void adjust_gamma(const Tensor& input, const Tensor& output, double gamma, doubl
         gamma_lut_kernel<T><<<(count + 255) / 256, 256, 0, scope.handle()>>>(op, lut, count);
         scope.check_launch();
       }
-      launch_elementwise(plan, in, out, kernels::LutOp<T>{lut}, stream, "adjust_gamma");
+      launch_map<T>(input, output, kernels::LutOp<T>{lut}, stream, "adjust_gamma");
     }
   });
 }

@@ -16,6 +16,7 @@ namespace {
 
 constexpr int kBins = kernels::kEqualizeBins;
 constexpr int kReplicas = kPixelThreads / 32;  // one histogram per warp
+static_assert(kPixelThreads == kBins, "thread t sums and writes bin t");
 
 template <int C, int V, class T>
 __global__ void __launch_bounds__(kPixelThreads)

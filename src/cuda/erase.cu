@@ -1,7 +1,7 @@
 // CUDA kernels of erase and permute_channels: strided copies through the elementwise engine on
 // carrier types (erase: the image unless in place, then the broadcast value into the window).
 #include "core/dtype_dispatch.hpp"
-#include "cuda/elementwise.cuh"
+#include "cuda/color_pixels.cuh"
 #include "kernels/copy.hpp"
 #include "streamvision/functional/augment.hpp"
 #include "streamvision/functional/color.hpp"
@@ -11,12 +11,8 @@ namespace streamvision::cuda {
 namespace {
 
 void copy_tensor(const Tensor& src, const Tensor& dst, const Stream& stream, const char* name) {
-  const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(src), kernels::StridedView::of(dst));
   detail::dispatch_itemsize(src.itemsize(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    launch_elementwise(plan, static_cast<const T*>(src.data()), static_cast<T*>(dst.data()), kernels::CopyOp{}, stream,
-                       name);
+    launch_map<typename decltype(tag)::type>(src, dst, kernels::CopyOp{}, stream, name);
   });
 }
 

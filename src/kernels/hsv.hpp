@@ -13,10 +13,15 @@
 
 namespace streamvision::kernels {
 
-// torch.remainder for floats: fmod, then moved into the divisor's sign.
+// fmod(a, 1): a - trunc(a) is exact (Sterbenz) and equals fmodf for every finite a, except that
+// it gives +0 where fmod gives -0 for negative integers; the hues below never depend on the sign
+// of a zero (h6 - floor(h6) is +0 either way). It avoids fmodf's slow generic path on the GPU.
+SV_HOST_DEVICE SV_FORCE_INLINE float fmod_one(float a) { return a - ::truncf(a); }
+
+// torch.remainder(a, 1.0) for floats: fmod, then moved into the divisor's sign.
 SV_HOST_DEVICE SV_FORCE_INLINE float remainder_one(float a) {
-  float m = ::fmodf(a, 1.0f);
-  if (m != 0.0f && m < 0.0f) m += 1.0f;
+  float m = fmod_one(a);
+  if (m < 0.0f) m += 1.0f;
   return m;
 }
 
@@ -43,7 +48,7 @@ SV_HOST_DEVICE SV_FORCE_INLINE Hsv rgb_to_hsv(float r, float g, float b) {
   float h = (hr + hg) + hb;
   h = h * static_cast<float>(1.0 / 6.0);
   h = h + 1.0f;
-  h = ::fmodf(h, 1.0f);
+  h = fmod_one(h);
   return {h, s, maxc};
 }
 

@@ -463,6 +463,29 @@ TEST(ColorOps, EmptyBatchesAndInputIdentity) {
   EXPECT_EQ(Dims(functional::adjust_contrast(empty_batch, 0.3).shape()), Dims(empty_batch.shape()));
 }
 
+// Leading dims that do not merge into one batch dim (a permuted 5-D batch): the image ops copy
+// the input to a contiguous layout first and give the same results.
+TEST(ColorOps, NonMergeableLeadingDims) {
+  const Tensor base = random_cpu({2, 2, 3, 6, 7}, DType::UInt8, 31);
+  const Tensor permuted = base.permute({1, 0, 2, 3, 4});
+  const Tensor dense = contiguous_copy(permuted);
+  const std::vector<std::pair<std::string, Op>> ops = {
+      {"grayscale", [](const Tensor& x) { return functional::rgb_to_grayscale(x); }},
+      {"saturation", [](const Tensor& x) { return functional::adjust_saturation(x, 0.3); }},
+      {"contrast", [](const Tensor& x) { return functional::adjust_contrast(x, 0.3); }},
+      {"hue", [](const Tensor& x) { return functional::adjust_hue(x, 0.2); }},
+      {"sharpness", [](const Tensor& x) { return functional::adjust_sharpness(x, 2.0); }},
+      {"autocontrast", [](const Tensor& x) { return functional::autocontrast(x); }},
+      {"equalize", [](const Tensor& x) { return functional::equalize(x); }},
+      {"blur", [](const Tensor& x) { return functional::gaussian_blur(x, {3, 5}); }},
+      {"permute", [](const Tensor& x) { return functional::permute_channels(x, {1, 2, 0}); }},
+  };
+  for (const auto& [name, op] : ops) {
+    SCOPED_TRACE(name);
+    EXPECT_TRUE(bitwise_equal(op(dense), op(permuted)));
+  }
+}
+
 TEST(ColorOps, BadInputChangesNothing) {
   const Tensor img = random_cpu({2, 3, 6, 7}, DType::UInt8, 5);
   const Tensor keep = contiguous_copy(img);

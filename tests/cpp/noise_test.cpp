@@ -1,7 +1,9 @@
 // gaussian_noise and Generator on the CPU: the noise has the requested mean and standard
 // deviation, follows torchvision's per-dtype formula given the normals, is reproducible from a
 // seed and offset, does not depend on the layout, and bad input consumes no randomness.
+#include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include "color_test_utils.hpp"
 
@@ -133,6 +135,25 @@ TEST(GaussianNoise, ClipAndDtypes) {
   const Tensor bright = tensor_of({1, 1, 64}, DType::UInt8, std::vector<double>(64, 250));
   const std::vector<double> wrapped = values_of(functional::gaussian_noise(bright, 0.0, 0.2, false));
   EXPECT_TRUE(std::any_of(wrapped.begin(), wrapped.end(), [](double v) { return v < 100; }));
+}
+
+TEST(GaussianNoise, GeneratorIsThreadSafe) {
+  Generator gen(11);
+  constexpr int kThreads = 4, kCalls = 1000;
+  std::vector<std::vector<std::uint64_t>> offsets(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kCalls; ++i) offsets[static_cast<std::size_t>(t)].push_back(gen.next(3).offset);
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::vector<std::uint64_t> all;
+  for (const auto& o : offsets) all.insert(all.end(), o.begin(), o.end());
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], 3 * i) << "reservations overlap or leave gaps";
+  EXPECT_EQ(gen.offset(), 3u * kThreads * kCalls);
+  EXPECT_EQ(gen.seed(), 11u);
 }
 
 TEST(GaussianNoise, BadInputConsumesNothing) {
