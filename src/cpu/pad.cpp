@@ -57,17 +57,9 @@ void run_pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, s
       kernels::make_pad_plan(detail::image_batch(input), detail::image_batch(output), pad_left, pad_top,
                              kernels::border_of(mode), detail::is_interleaved(output));
   const std::vector<std::uint64_t> bits = kernels::pad_fill_bits(input.dtype(), fill);
-  if (kernels::pad_rounds_through_float32(input.dtype(), mode)) {
-    if (input.dtype() == DType::Int32) {
-      pad_rows<std::int32_t, true>(plan, input.data_as<std::int32_t>(), output.data_as<std::int32_t>(), bits);
-    } else {
-      pad_rows<std::int64_t, true>(plan, input.data_as<std::int64_t>(), output.data_as<std::int64_t>(), bits);
-    }
-    return;
-  }
-  detail::dispatch_itemsize(input.itemsize(), [&](auto tag) {
+  kernels::dispatch_pad(input.dtype(), mode, [&](auto tag, auto round_trip) {
     using T = typename decltype(tag)::type;
-    pad_rows<T, false>(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), bits);
+    pad_rows<T, decltype(round_trip)::value>(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), bits);
   });
 }
 

@@ -36,16 +36,6 @@ void for_each_output_row(const ImageBatch& out, std::int64_t work_per_row, Body&
                });
 }
 
-// torchvision rounds uint8 back, truncates uint16 (see resize.hpp).
-template <class T, class A>
-T resize_output(A v) {
-  if constexpr (std::is_same_v<T, std::uint16_t>) {
-    return kernels::to_image_dtype<T, kernels::IntRounding::Truncate>(v);
-  } else {
-    return kernels::to_image_dtype<T>(v);
-  }
-}
-
 template <class T>
 void resize_nearest(const ImageBatch& in, const ImageBatch& out, bool exact) {
   const float sy = kernels::nearest_scale(in.h, out.h), sx = kernels::nearest_scale(in.w, out.w);
@@ -71,9 +61,9 @@ void resize_linear(const ImageBatch& in, const ImageBatch& out) {
     T* dst = plane_out<T>(out, p) + oy * out.stride_h;
     for (int x = 0; x < out.w; ++x) {
       const std::int64_t c0 = xt[x].i0 * in.stride_w, c1 = c0 + xt[x].step * in.stride_w;
-      const A v = kernels::bilinear_combine(yt, xt[x], A(kernels::to_opmath(r0[c0])), A(kernels::to_opmath(r0[c1])),
-                                            A(kernels::to_opmath(r1[c0])), A(kernels::to_opmath(r1[c1])));
-      dst[x * out.stride_w] = resize_output<T>(v);
+      const A v = kernels::bilinear_combine(yt, xt[x], kernels::load_as<A>(r0[c0]), kernels::load_as<A>(r0[c1]),
+                                            kernels::load_as<A>(r1[c0]), kernels::load_as<A>(r1[c1]));
+      dst[x * out.stride_w] = kernels::resize_output<T>(v);
     }
   });
 }
@@ -95,10 +85,10 @@ void resize_cubic(const ImageBatch& in, const ImageBatch& out) {
       A rows[4];
       for (int k = 0; k < 4; ++k) {
         const T* r = src + kernels::clamp_index(yt.i - 1 + k, ih) * in.stride_h;
-        rows[k] = kernels::cubic_combine(xt[x].c, A(kernels::to_opmath(r[cols[0]])), A(kernels::to_opmath(r[cols[1]])),
-                                         A(kernels::to_opmath(r[cols[2]])), A(kernels::to_opmath(r[cols[3]])));
+        rows[k] = kernels::cubic_combine(xt[x].c, kernels::load_as<A>(r[cols[0]]), kernels::load_as<A>(r[cols[1]]),
+                                         kernels::load_as<A>(r[cols[2]]), kernels::load_as<A>(r[cols[3]]));
       }
-      dst[x * out.stride_w] = resize_output<T>(kernels::cubic_combine(yt.c, rows[0], rows[1], rows[2], rows[3]));
+      dst[x * out.stride_w] = kernels::resize_output<T>(kernels::cubic_combine(yt.c, rows[0], rows[1], rows[2], rows[3]));
     }
   });
 }
@@ -137,13 +127,13 @@ void resize_antialias(const ImageBatch& in, const ImageBatch& out, kernels::Resa
     const A* wy = ty.w.data() + oy * ty.taps;
     for (int x = x_begin; x < x_end; ++x) {
       const T* s = src + x * in.stride_w;
-      column[x] = kernels::weighted_sum(wy, ty.xsize[oy], [&](int t) { return A(kernels::to_opmath(s[t * in.stride_h])); });
+      column[x] = kernels::weighted_sum(wy, 1, ty.xsize[oy], [&](int t) { return kernels::load_as<A>(s[t * in.stride_h]); });
     }
     T* dst = plane_out<T>(out, p) + oy * out.stride_h;
     for (int x = 0; x < out.w; ++x) {
       const A* c = column.data() + tx.xmin[x];
       dst[x * out.stride_w] =
-          resize_output<T>(kernels::weighted_sum(tx.w.data() + x * tx.taps, tx.xsize[x], [&](int j) { return c[j]; }));
+          kernels::resize_output<T>(kernels::weighted_sum(tx.w.data() + x * tx.taps, 1, tx.xsize[x], [&](int j) { return c[j]; }));
     }
   });
 }
@@ -194,18 +184,8 @@ void int16_pass(const ImageBatch& src, const ImageBatch& dst, const Int16Table& 
 void resize_uint8_cubic(const ImageBatch& in, const ImageBatch& out, bool antialias) {
   const bool horizontal = in.w != out.w, vertical = in.h != out.h;
   if (horizontal && vertical) {
-    // Intermediate [planes, H_in, W_out], dense.
     std::vector<std::uint8_t> mid(static_cast<std::size_t>(out.n * out.c * in.h * out.w));
-    ImageBatch m;
-    m.data = mid.data();
-    m.n = out.n;
-    m.c = out.c;
-    m.h = in.h;
-    m.w = out.w;
-    m.stride_w = 1;
-    m.stride_h = out.w;
-    m.stride_c = in.h * out.w;
-    m.stride_n = out.c * m.stride_c;
+    const ImageBatch m = kernels::int16_intermediate(mid.data(), in, out);
     int16_pass(in, m, int16_table(in.w, out.w, antialias), true);
     int16_pass(m, out, int16_table(in.h, out.h, antialias), false);
   } else if (horizontal) {

@@ -63,7 +63,7 @@ void warp(const ImageBatch& in, const ImageBatch& out, const Grid& grid, Interpo
           const kernels::BilinearTaps<A>& t = taps[ox];
           A v;
           if (nearest) {
-            v = t.x0 >= 0 ? A(kernels::to_opmath(src.at(t.y0, t.x0))) : A(0);
+            v = t.x0 >= 0 ? kernels::load_as<A>(src.at(t.y0, t.x0)) : A(0);
           } else {
             v = kernels::bilinear_sample(src, t);
           }

@@ -11,13 +11,13 @@
 
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
 #include "core/dtype_dispatch.hpp"
 #include "kernels/border.hpp"
 #include "kernels/cast.hpp"
+#include "kernels/fast_divmod.hpp"
 #include "streamvision/functional/geometry.hpp"
 #include "kernels/image_batch.hpp"
 #include "streamvision/core/macros.hpp"
@@ -31,6 +31,8 @@ struct PadPlan {
   Border border = Border::Constant;
   bool interleaved = false;      // output order [N, H, W, C]
   bool contiguous_runs = false;  // input rows are runs of consecutive elements (see above)
+  // Exact divisions by out_h and c (rows and row elements stay below 2^31, see make_pad_plan).
+  FastDivmod div_out_h, div_c;
 
   SV_HOST_DEVICE std::int64_t group() const { return interleaved ? c : 1; }
   SV_HOST_DEVICE std::int64_t row_length() const { return out_w * group(); }
@@ -60,12 +62,13 @@ struct PadRow {
 
 SV_HOST_DEVICE inline PadRow pad_row(const PadPlan& p, std::int64_t row) {
   PadRow r;
-  const std::int64_t y = row % p.out_h;
-  const std::int64_t q = row / p.out_h;
-  std::int64_t n = q;
+  std::uint32_t q, y;
+  p.div_out_h.divmod(static_cast<std::uint32_t>(row), q, y);
+  std::uint32_t n = q;
   if (!p.interleaved) {
-    n = q / p.c;
-    r.channel = q % p.c;
+    std::uint32_t c;
+    p.div_c.divmod(q, n, c);
+    r.channel = c;
   }
   const std::int64_t sy = p.source_row(y);
   if (sy >= 0) r.source = n * p.in_sn + r.channel * p.in_sc + sy * p.in_sh;
@@ -78,8 +81,10 @@ SV_HOST_DEVICE inline std::int64_t pad_element(const PadPlan& p, const PadRow& r
   std::int64_t x = e;
   channel = r.channel;
   if (p.interleaved) {
-    x = e / p.c;
-    channel = e % p.c;
+    std::uint32_t q, c;
+    p.div_c.divmod(static_cast<std::uint32_t>(e), q, c);
+    x = q;
+    channel = c;
   }
   if (r.source < 0) return -1;
   const std::int64_t sx = p.source_col(x);
@@ -93,12 +98,14 @@ SV_HOST_DEVICE inline std::int64_t pad_element(const PadPlan& p, const PadRow& r
 template <class T>
 SV_HOST_DEVICE SV_FORCE_INLINE T float32_round_trip(T x) {
   static_assert(std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>);
+  constexpr T max = static_cast<T>(static_cast<std::make_unsigned_t<T>>(~std::make_unsigned_t<T>(0)) >> 1);
   const float f = static_cast<float>(x);
-  if (f >= static_cast<float>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  if (f >= static_cast<float>(max)) return max;
   return static_cast<T>(f);
 }
 
-// The plan of a pad of `in` into `out` (shapes and the output order already decided).
+// The plan of a pad of `in` into `out` (shapes and the output order already decided). Throws
+// when the output has 2^31 rows or more, or rows of 2^31 elements or more.
 inline PadPlan make_pad_plan(const ImageBatch& in, const ImageBatch& out, std::int64_t pad_left, std::int64_t pad_top,
                              Border border, bool interleaved) {
   PadPlan p;
@@ -117,6 +124,13 @@ inline PadPlan make_pad_plan(const ImageBatch& in, const ImageBatch& out, std::i
   p.border = border;
   p.interleaved = interleaved && in.c > 1;
   p.contiguous_runs = p.interleaved ? (in.stride_c == 1 && in.stride_w == in.c) : (in.stride_w == 1 || in.w <= 1);
+  constexpr std::int64_t kLimit = std::int64_t{1} << 31;
+  if (p.rows() >= kLimit || p.row_length() >= kLimit) {
+    throw Error(ErrorKind::Value, "pad", "image", "fewer than 2^31 rows of fewer than 2^31 elements",
+                std::to_string(p.rows()) + " rows of " + std::to_string(p.row_length()));
+  }
+  p.div_out_h = FastDivmod(static_cast<std::uint32_t>(p.out_h > 0 ? p.out_h : 1));
+  p.div_c = FastDivmod(static_cast<std::uint32_t>(p.c > 0 ? p.c : 1));
   return p;
 }
 
@@ -147,6 +161,22 @@ inline Border border_of(PaddingMode mode) {
 // int32/int64 images in edge and reflect modes go through float32 (float32_round_trip).
 inline bool pad_rounds_through_float32(DType dtype, PaddingMode mode) {
   return (dtype == DType::Int32 || dtype == DType::Int64) && (mode == PaddingMode::Edge || mode == PaddingMode::Reflect);
+}
+
+// Calls f(TypeTag<T>{}, std::bool_constant<RoundTrip>{}) with the element type the pad engines
+// move: int32/int64 themselves when they round through float32, else the carrier of the element
+// size (pad only moves bits otherwise).
+template <class F>
+void dispatch_pad(DType dtype, PaddingMode mode, F&& f) {
+  if (pad_rounds_through_float32(dtype, mode)) {
+    if (dtype == DType::Int32) {
+      f(detail::TypeTag<std::int32_t>{}, std::true_type{});
+    } else {
+      f(detail::TypeTag<std::int64_t>{}, std::true_type{});
+    }
+    return;
+  }
+  detail::dispatch_itemsize(itemsize(dtype), [&](auto tag) { f(tag, std::false_type{}); });
 }
 
 }  // namespace streamvision::kernels

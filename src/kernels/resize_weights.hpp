@@ -16,11 +16,24 @@
 #include <math.h>
 
 #include <cstdint>
+#include <type_traits>
 
+#include "kernels/image_batch.hpp"
 #include "kernels/sampling.hpp"
 #include "streamvision/core/macros.hpp"
 
 namespace streamvision::kernels {
+
+// A resized value back to the image dtype: torchvision rounds uint8 (half to even) but
+// truncates uint16 (it rounds only uint8 and the signed integer dtypes); floats cast.
+template <class T, class A>
+SV_HOST_DEVICE SV_FORCE_INLINE T resize_output(A v) {
+  if constexpr (std::is_same_v<T, std::uint16_t>) {
+    return to_image_dtype<T, IntRounding::Truncate>(v);
+  } else {
+    return to_image_dtype<T>(v);
+  }
+}
 
 // ---- nearest ------------------------------------------------------------------------------
 
@@ -152,10 +165,11 @@ inline AaDim<A> make_aa_dim(std::int64_t in_size, std::int64_t out_size, Resampl
   return d;
 }
 
-// Taps [xmin, xmin + xsize) of output index i and their normalised weights (w[j] for j < xsize;
-// the rest of the max_taps slots are zeroed).
+// Taps [xmin, xmin + xsize) of output index i and their normalised weights (w[j * stride] for
+// j < xsize; the rest of the max_taps slots are zeroed). The CUDA engine stores tables tap-major
+// (stride = output size) so that neighbouring outputs read neighbouring weights.
 template <class A>
-SV_HOST_DEVICE inline void aa_weights(const AaDim<A>& d, int i, int& xmin, int& xsize, A* w) {
+SV_HOST_DEVICE inline void aa_weights(const AaDim<A>& d, int i, int& xmin, int& xsize, A* w, std::int64_t stride = 1) {
   const A center = d.scale * (static_cast<A>(i) + A(0.5));
   const int lo = static_cast<int>(center - d.support + A(0.5));
   xmin = lo > 0 ? lo : 0;
@@ -167,23 +181,23 @@ SV_HOST_DEVICE inline void aa_weights(const AaDim<A>& d, int i, int& xmin, int& 
   A total = 0;
   for (int j = 0; j < xsize; ++j) {
     const A v = aa_filter(d.filter, (static_cast<A>(j) + xmin_m_center + A(0.5)) * d.invscale);
-    w[j] = v;
+    w[j * stride] = v;
     total += v;
   }
   for (int j = 0; j < xsize; ++j) {
-    if (total != A(0)) w[j] /= total;
+    if (total != A(0)) w[j * stride] /= total;
   }
-  for (int j = xsize; j < d.max_taps; ++j) w[j] = A(0);
+  for (int j = xsize; j < d.max_taps; ++j) w[j * stride] = A(0);
 }
 
-// sum_j w[j] * value(j) over the n >= 1 taps of one dimension, accumulated as torch does: the
+// sum_j w[j * stride] * value(j) over the n >= 1 taps of one dimension, accumulated as torch does: the
 // first product, then fused multiply-adds in tap order. Antialiased resize applies it
 // vertically to every needed column, then horizontally (torch goes horizontal first; the two
 // orders differ by float rounding only).
 template <class A, class Value>
-SV_HOST_DEVICE SV_FORCE_INLINE A weighted_sum(const A* w, int n, Value&& value) {
+SV_HOST_DEVICE SV_FORCE_INLINE A weighted_sum(const A* w, std::int64_t stride, int n, Value&& value) {
   A acc = value(0) * w[0];
-  for (int j = 1; j < n; ++j) acc = fused_mul_add(value(j), w[j], acc);
+  for (int j = 1; j < n; ++j) acc = fused_mul_add(value(j), w[j * stride], acc);
   return acc;
 }
 
@@ -293,6 +307,21 @@ SV_HOST_DEVICE inline int int16_precision(double wt_max) {
 SV_HOST_DEVICE SV_FORCE_INLINE std::int16_t int16_weight(double w, int precision) {
   const double v = w * (1 << precision);
   return static_cast<std::int16_t>(v < 0 ? static_cast<int>(-0.5 + v) : static_cast<int>(0.5 + v));
+}
+
+// The uint8 path's intermediate (horizontal pass result) for `out`: dense [planes, H_in, W_out].
+inline ImageBatch int16_intermediate(void* data, const ImageBatch& in, const ImageBatch& out) {
+  ImageBatch m;
+  m.data = data;
+  m.n = out.n;
+  m.c = out.c;
+  m.h = in.h;
+  m.w = out.w;
+  m.stride_w = 1;
+  m.stride_h = out.w;
+  m.stride_c = in.h * out.w;
+  m.stride_n = out.c * m.stride_c;
+  return m;
 }
 
 // sum_j src[j] * w[j] with the +0.5 bias, shifted and clamped to uint8.

@@ -14,7 +14,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #include "kernels/cast.hpp"
@@ -73,6 +72,18 @@ SV_HOST_DEVICE SV_FORCE_INLINE A in_image_dtype(A v) {
 
 enum class IntRounding : std::uint8_t { HalfEven, Truncate };
 
+// An image value in the accumulation type A. On the GPU, uint8/uint16 go through the float bit
+// pattern (2^23 + v is exact), which is cheaper than the integer-to-float unit; same values.
+template <class A, class T>
+SV_HOST_DEVICE SV_FORCE_INLINE A load_as(T v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<A, float> && (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>)) {
+    return __uint_as_float(0x4B000000u | static_cast<unsigned>(v)) - 8388608.0f;
+  }
+#endif
+  return static_cast<A>(to_opmath(v));
+}
+
 // From the accumulation type to the image dtype. Floats round to nearest even; the integer
 // dtypes (uint8, uint16 here) round as asked, then saturate to their range the way the GPU's
 // float-to-integer conversion does (torch's CUDA result); NaN becomes 0.
@@ -84,12 +95,18 @@ SV_HOST_DEVICE SV_FORCE_INLINE T to_image_dtype(A v) {
     return static_cast<T>(v);
   } else {
     static_assert(std::is_unsigned_v<T> && sizeof(T) <= 2, "geometry integer outputs are uint8 or uint16");
+    constexpr T max = static_cast<T>(~T(0));
     if (!(v == v)) return T(0);
-    const A r = R == IntRounding::HalfEven ? round_half_even(v) : truncate_of(v);
-    constexpr A hi = static_cast<A>(std::numeric_limits<T>::max());
-    if (r <= A(0)) return T(0);
-    if (r >= hi) return std::numeric_limits<T>::max();
-    return static_cast<T>(r);
+    if constexpr (R == IntRounding::Truncate) v = truncate_of(v);
+    if (v <= A(0)) return T(0);
+    if (v >= static_cast<A>(max)) return max;
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<A, float>) {
+      // 0 < v < 65535: adding 2^23 rounds to the nearest integer, ties to even.
+      return static_cast<T>(__float_as_uint(v + 8388608.0f) - 0x4B000000u);
+    }
+#endif
+    return static_cast<T>(round_half_even(v));
   }
 }
 
@@ -136,10 +153,10 @@ SV_HOST_DEVICE SV_FORCE_INLINE BilinearTaps<A> bilinear_taps(A ix, A iy, int wid
 template <class T, class A>
 SV_HOST_DEVICE SV_FORCE_INLINE A bilinear_sample(const PlaneView<T>& p, const BilinearTaps<A>& t) {
   A acc = 0;
-  if (t.inside & 1u) acc = fused_mul_add(static_cast<A>(to_opmath(p.at(t.y0, t.x0))), t.w[0], acc);
-  if (t.inside & 2u) acc = fused_mul_add(static_cast<A>(to_opmath(p.at(t.y0, t.x0 + 1))), t.w[1], acc);
-  if (t.inside & 4u) acc = fused_mul_add(static_cast<A>(to_opmath(p.at(t.y0 + 1, t.x0))), t.w[2], acc);
-  if (t.inside & 8u) acc = fused_mul_add(static_cast<A>(to_opmath(p.at(t.y0 + 1, t.x0 + 1))), t.w[3], acc);
+  if (t.inside & 1u) acc = fused_mul_add(load_as<A>(p.at(t.y0, t.x0)), t.w[0], acc);
+  if (t.inside & 2u) acc = fused_mul_add(load_as<A>(p.at(t.y0, t.x0 + 1)), t.w[1], acc);
+  if (t.inside & 4u) acc = fused_mul_add(load_as<A>(p.at(t.y0 + 1, t.x0)), t.w[2], acc);
+  if (t.inside & 8u) acc = fused_mul_add(load_as<A>(p.at(t.y0 + 1, t.x0 + 1)), t.w[3], acc);
   return acc;
 }
 

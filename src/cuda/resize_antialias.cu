@@ -1,0 +1,231 @@
+// CUDA antialiased resize (bilinear / bicubic, float path; double for float64 images).
+//
+// One small kernel computes both dimensions' tap spans and weights (kernels::aa_weights) into
+// stream-ordered scratch. The resampling kernel then reads the input once: a block owns one plane
+// group (a plane, or all channels of a channels-last pixel run), a band of output rows and a tile
+// of output columns. For each output row it first filters vertically every input column the tile
+// needs (VEC consecutive elements per thread: one 8- or 16-byte load per input row, weights
+// broadcast), into a row of accumulators in shared memory, then filters that row horizontally
+// into the tile's outputs (coalesced stores). Input rows shared by neighbouring output rows are
+// re-read from L1/L2, not DRAM; only the band edges are read twice.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/dtype_dispatch.hpp"
+#include "cuda/geometry.cuh"
+#include "cuda/resize.cuh"
+#include "functional/geometry_utils.hpp"
+#include "kernels/resize_weights.hpp"
+
+namespace streamvision::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr std::int64_t kSharedBudget = 48 * 1024;
+
+template <class A>
+struct AaTable {
+  const int* xmin;
+  const int* xsize;
+  const A* w;  // tap-major: w[j * size + i]
+  int size;
+};
+
+template <class A>
+__global__ void aa_tables_kernel(kernels::AaDim<A> dx, kernels::AaDim<A> dy, int* xmin, int* xsize, A* wx, int* ymin,
+                                 int* ysize, A* wy) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  // Tap-major tables: w[j * out_size + i].
+  if (blockIdx.y == 0) {
+    if (i < dx.out_size) kernels::aa_weights(dx, i, xmin[i], xsize[i], wx + i, dx.out_size);
+  } else {
+    if (i < dy.out_size) kernels::aa_weights(dy, i, ymin[i], ysize[i], wy + i, dy.out_size);
+  }
+}
+
+// Elements a thread filters vertically at once: 8 bytes of uint8, 16 bytes otherwise.
+template <class T>
+inline constexpr int kAaVec = sizeof(T) == 1 ? 8 : static_cast<int>(16 / sizeof(T));
+
+template <class T, int N>
+struct alignas(N * sizeof(T)) Vec {
+  T v[N];
+};
+
+template <class A>
+struct AaArgs {
+  kernels::ImageBatch in, out;
+  int group;   // channels filtered together: C for channels-last runs, else 1
+  int groups;  // C / group
+  std::uint32_t planes;  // N * groups
+  bool contiguous;       // a row of a plane group is one run of consecutive elements
+  bool vector_loads;     // ... and its rows are aligned for VEC-element loads
+  int tile_h, tile_w, col_tiles;
+  AaTable<A> tx, ty;
+};
+
+template <class T, class A>
+__global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  A* row = reinterpret_cast<A*>(smem_raw);
+  constexpr int VEC = kAaVec<T>;
+  const int out_h = static_cast<int>(a.out.h), out_w = static_cast<int>(a.out.w);
+  const int rt = static_cast<int>(blockIdx.x) / a.col_tiles, ct = static_cast<int>(blockIdx.x) % a.col_tiles;
+  const int oy0 = rt * a.tile_h, oy1 = min(oy0 + a.tile_h, out_h);
+  const int ox0 = ct * a.tile_w, ox1 = min(ox0 + a.tile_w, out_w);
+  const int g = a.group;
+  const int xs0 = a.tx.xmin[ox0];
+  const int span = (a.tx.xmin[ox1 - 1] + a.tx.xsize[ox1 - 1] - xs0) * g;  // elements of a row the tile reads
+  const int run0 = xs0 * g;                                                // first of them in the row run
+  const int shift = a.vector_loads ? run0 % VEC : 0;                       // so that loads are aligned
+  for (std::uint32_t p = blockIdx.y; p < a.planes; p += gridDim.y) {
+    const std::uint32_t n = p / static_cast<std::uint32_t>(a.groups), c0 = (p % static_cast<std::uint32_t>(a.groups)) * g;
+    const T* plane = static_cast<const T*>(a.in.data) + n * a.in.stride_n + c0 * a.in.stride_c;
+    T* out_plane = static_cast<T*>(a.out.data) + n * a.out.stride_n + c0 * a.out.stride_c;
+    auto at = [&](const T* r, int k) {  // element k of a row run
+      if (a.contiguous) return r[k];
+      return r[static_cast<std::int64_t>(k / g) * a.in.stride_w + static_cast<std::int64_t>(k % g) * a.in.stride_c];
+    };
+    for (int oy = oy0; oy < oy1; ++oy) {
+      const int y0 = a.ty.xmin[oy], ny = a.ty.xsize[oy];
+      const A* wy = a.ty.w + oy;
+      // Vertical: every element of the span, VEC per thread.
+      for (int e = static_cast<int>(threadIdx.x) * VEC - shift; e < span; e += kThreads * VEC) {
+        const bool full = a.vector_loads && e >= 0 && e + VEC <= span;
+        // VEC values of input row y0 + t (zeros outside the span).
+        auto load_row = [&](int t, A (&v)[VEC]) {
+          const T* r = plane + static_cast<std::int64_t>(y0 + t) * a.in.stride_h + (a.contiguous ? run0 : 0);
+          if (full) {
+            const Vec<T, VEC> pack = *reinterpret_cast<const Vec<T, VEC>*>(r + e);
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) v[k] = kernels::load_as<A>(pack.v[k]);
+          } else {
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) {
+              const int idx = e + k;
+              v[k] = idx >= 0 && idx < span ? kernels::load_as<A>(a.contiguous ? r[idx] : at(r, run0 + idx)) : A(0);
+            }
+          }
+        };
+        A acc[VEC], v[VEC];
+        load_row(0, v);
+        const A w0 = wy[0];
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) acc[k] = v[k] * w0;
+#pragma unroll 4
+        for (int t = 1; t < ny; ++t) {
+          load_row(t, v);
+          const A w = wy[static_cast<std::int64_t>(t) * a.ty.size];
+#pragma unroll
+          for (int k = 0; k < VEC; ++k) acc[k] = kernels::fused_mul_add(v[k], w, acc[k]);
+        }
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+          if (e + k >= 0 && e + k < span) row[e + k] = acc[k];
+        }
+      }
+      __syncthreads();
+      // Horizontal: the tile's outputs of this row.
+      const int outputs = (ox1 - ox0) * g;
+      for (int q = static_cast<int>(threadIdx.x); q < outputs; q += kThreads) {
+        const int ox = ox0 + q / g, c = q % g;
+        const A* col = row + (a.tx.xmin[ox] - xs0) * g + c;
+        const A s = kernels::weighted_sum(a.tx.w + ox, a.tx.size, a.tx.xsize[ox], [&](int j) { return col[j * g]; });
+        out_plane[c * a.out.stride_c + oy * a.out.stride_h + ox * a.out.stride_w] = kernels::resize_output<T>(s);
+      }
+      __syncthreads();
+    }
+  }
+}
+
+// Host copy of one dimension's tap spans (the weights themselves stay on the device).
+template <class A>
+void spans(const kernels::AaDim<A>& d, std::vector<int>& xmin, std::vector<int>& xsize) {
+  xmin.resize(static_cast<std::size_t>(d.out_size));
+  xsize.resize(static_cast<std::size_t>(d.out_size));
+  std::vector<A> w(static_cast<std::size_t>(d.max_taps));
+  for (int i = 0; i < d.out_size; ++i) kernels::aa_weights(d, i, xmin[i], xsize[i], w.data());
+}
+
+template <class T>
+void launch_antialias(const Tensor& input, const Tensor& output, kernels::ResampleFilter filter, const Stream& stream) {
+  using A = kernels::acc_t<T>;
+  constexpr int VEC = kAaVec<T>;
+  const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
+  const kernels::AaDim<A> dx = kernels::make_aa_dim<A>(in.w, out.w, filter), dy = kernels::make_aa_dim<A>(in.h, out.h, filter);
+
+  AaArgs<A> a{};
+  a.in = in;
+  a.out = out;
+  // Channels-last inputs filter all channels of a pixel run together.
+  const bool interleaved = in.c > 1 && in.stride_c == 1 && in.stride_w == in.c;
+  a.group = interleaved ? static_cast<int>(in.c) : 1;
+  a.groups = static_cast<int>(in.c) / a.group;
+  a.planes = static_cast<std::uint32_t>(in.n * a.groups);
+  a.contiguous = interleaved || in.stride_w == 1 || in.w == 1;
+  const auto aligned = [](std::int64_t stride) { return stride % VEC == 0; };
+  a.vector_loads = a.contiguous && reinterpret_cast<std::uintptr_t>(in.data) % (VEC * sizeof(T)) == 0 &&
+                   (in.h <= 1 || aligned(in.stride_h)) && (in.n <= 1 || aligned(in.stride_n)) &&
+                   (a.groups <= 1 || aligned(in.stride_c));
+
+  // Column tiles whose input span fits the shared-memory budget; exact spans from the host.
+  std::vector<int> xmin, xsize;
+  spans(dx, xmin, xsize);
+  const std::int64_t max_elements = kSharedBudget / static_cast<std::int64_t>(sizeof(A));
+  auto widest_span = [&](int tile_w) {
+    std::int64_t widest = 0;
+    for (int x0 = 0; x0 < out.w; x0 += tile_w) {
+      const int x1 = std::min<int>(x0 + tile_w, static_cast<int>(out.w));
+      widest = std::max<std::int64_t>(widest, static_cast<std::int64_t>(xmin[x1 - 1] + xsize[x1 - 1] - xmin[x0]) * a.group);
+    }
+    return widest + VEC;  // slack for the aligned start
+  };
+  int tile_w = static_cast<int>(out.w);
+  while (tile_w > 1 && widest_span(tile_w) > max_elements) tile_w = (tile_w + 1) / 2;
+  const std::int64_t shared = widest_span(tile_w) * static_cast<std::int64_t>(sizeof(A));
+  if (shared > kSharedBudget) {
+    throw Error(ErrorKind::Value, "resize", "image", "a channel count whose filter span fits in shared memory",
+                std::to_string(in.c) + " channels (channels-last)");
+  }
+  a.tile_w = tile_w;
+  a.col_tiles = static_cast<int>((out.w + tile_w - 1) / tile_w);
+  // Bands of output rows: enough blocks to fill the device, bands tall enough that re-reading
+  // their edges costs little.
+  const std::int64_t sms = multiprocessor_count(stream.device_index());
+  const std::int64_t per_band = static_cast<std::int64_t>(a.planes) * a.col_tiles;
+  a.tile_h = static_cast<int>(std::clamp<std::int64_t>(per_band * out.h / (8 * sms), 1, 32));
+  const std::int64_t bands = (out.h + a.tile_h - 1) / a.tile_h;
+  const dim3 grid(static_cast<unsigned>(bands * a.col_tiles), static_cast<unsigned>(std::min<std::int64_t>(a.planes, 65535)));
+
+  // Tables in stream-ordered scratch.
+  ScratchLayout layout;
+  const std::int64_t o_xmin = layout.add<int>(out.w), o_xsize = layout.add<int>(out.w), o_wx = layout.add<A>(out.w * dx.max_taps);
+  const std::int64_t o_ymin = layout.add<int>(out.h), o_ysize = layout.add<int>(out.h), o_wy = layout.add<A>(out.h * dy.max_taps);
+  const Tensor scratch = scratch_bytes(layout.bytes(), input, stream);
+  a.tx = {ScratchLayout::at<int>(scratch, o_xmin), ScratchLayout::at<int>(scratch, o_xsize), ScratchLayout::at<A>(scratch, o_wx), static_cast<int>(out.w)};
+  a.ty = {ScratchLayout::at<int>(scratch, o_ymin), ScratchLayout::at<int>(scratch, o_ysize), ScratchLayout::at<A>(scratch, o_wy), static_cast<int>(out.h)};
+
+  LaunchScope scope(stream, "resize");
+  const unsigned table_blocks = static_cast<unsigned>((std::max(out.w, out.h) + 255) / 256);
+  aa_tables_kernel<A><<<dim3(table_blocks, 2), 256, 0, scope.handle()>>>(
+      dx, dy, const_cast<int*>(a.tx.xmin), const_cast<int*>(a.tx.xsize), const_cast<A*>(a.tx.w), const_cast<int*>(a.ty.xmin),
+      const_cast<int*>(a.ty.xsize), const_cast<A*>(a.ty.w));
+  scope.check_launch();
+  aa_kernel<T, A><<<grid, kThreads, static_cast<std::size_t>(shared), scope.handle()>>>(a);
+  scope.check_launch();
+}
+
+}  // namespace
+
+void resize_antialias(const Tensor& input, const Tensor& output, InterpolationMode mode, const Stream& stream) {
+  const kernels::ResampleFilter filter =
+      mode == InterpolationMode::Bicubic ? kernels::ResampleFilter::Cubic : kernels::ResampleFilter::Triangle;
+  detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(input.dtype(), "resize", [&](auto tag) {
+    launch_antialias<typename decltype(tag)::type>(input, output, filter, stream);
+  });
+}
+
+}  // namespace streamvision::cuda

@@ -1,0 +1,143 @@
+// CUDA resize: the registered kernel, and the per-pixel modes (nearest, nearest-exact, bilinear
+// and bicubic without antialias). A thread computes its output pixel's source taps once
+// (kernels/resize_weights.hpp) and applies them to a group of planes.
+#include <cuda_runtime.h>
+
+#include "core/dtype_dispatch.hpp"
+#include "cuda/geometry.cuh"
+#include "cuda/resize.cuh"
+#include "functional/geometry_utils.hpp"
+#include "kernels/resize_weights.hpp"
+#include "streamvision/functional/resize.hpp"
+
+namespace streamvision::cuda {
+
+namespace {
+
+template <class T>
+struct DirectArgs {
+  const T* in;
+  T* out;
+  PlaneSet in_planes, out_planes;
+  std::int64_t in_sh, in_sw, out_sh, out_sw;
+  int in_h, in_w, out_h;
+  std::uint32_t planes, planes_per_group;
+  kernels::FastDivmod div_w;
+};
+
+struct NearestSampler {
+  float scale_y, scale_x;
+  bool exact;
+  template <class T>
+  __device__ SV_FORCE_INLINE void run(const DirectArgs<T>& a, int ox, int oy, std::uint32_t first, std::uint32_t last) const {
+    const std::int64_t src = kernels::nearest_source(oy, scale_y, a.in_h, exact) * a.in_sh +
+                             kernels::nearest_source(ox, scale_x, a.in_w, exact) * a.in_sw;
+    const std::int64_t dst = oy * a.out_sh + ox * a.out_sw;
+    for (std::uint32_t p = first; p < last; ++p) a.out[a.out_planes.offset(p) + dst] = a.in[a.in_planes.offset(p) + src];
+  }
+};
+
+template <class A>
+struct LinearSampler {
+  A scale_y, scale_x;
+  template <class T>
+  __device__ SV_FORCE_INLINE void run(const DirectArgs<T>& a, int ox, int oy, std::uint32_t first, std::uint32_t last) const {
+    const kernels::LinearTaps<A> ty = kernels::linear_taps(scale_y, oy, a.in_h), tx = kernels::linear_taps(scale_x, ox, a.in_w);
+    const std::int64_t r0 = ty.i0 * a.in_sh, r1 = r0 + ty.step * a.in_sh;
+    const std::int64_t c0 = tx.i0 * a.in_sw, c1 = c0 + tx.step * a.in_sw;
+    const std::int64_t dst = oy * a.out_sh + ox * a.out_sw;
+    for (std::uint32_t p = first; p < last; ++p) {
+      const T* s = a.in + a.in_planes.offset(p);
+      const A v = kernels::bilinear_combine(ty, tx, kernels::load_as<A>(s[r0 + c0]), kernels::load_as<A>(s[r0 + c1]),
+                                            kernels::load_as<A>(s[r1 + c0]), kernels::load_as<A>(s[r1 + c1]));
+      a.out[a.out_planes.offset(p) + dst] = kernels::resize_output<T>(v);
+    }
+  }
+};
+
+template <class A>
+struct CubicSampler {
+  A scale_y, scale_x;
+  template <class T>
+  __device__ SV_FORCE_INLINE void run(const DirectArgs<T>& a, int ox, int oy, std::uint32_t first, std::uint32_t last) const {
+    const kernels::CubicTaps<A> ty = kernels::cubic_taps(scale_y, oy), tx = kernels::cubic_taps(scale_x, ox);
+    std::int64_t rows[4], cols[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      rows[k] = kernels::clamp_index(ty.i - 1 + k, a.in_h) * a.in_sh;
+      cols[k] = kernels::clamp_index(tx.i - 1 + k, a.in_w) * a.in_sw;
+    }
+    const std::int64_t dst = oy * a.out_sh + ox * a.out_sw;
+    for (std::uint32_t p = first; p < last; ++p) {
+      const T* s = a.in + a.in_planes.offset(p);
+      A r[4];
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const T* row = s + rows[k];
+        r[k] = kernels::cubic_combine(tx.c, kernels::load_as<A>(row[cols[0]]), kernels::load_as<A>(row[cols[1]]),
+                                      kernels::load_as<A>(row[cols[2]]), kernels::load_as<A>(row[cols[3]]));
+      }
+      a.out[a.out_planes.offset(p) + dst] = kernels::resize_output<T>(kernels::cubic_combine(ty.c, r[0], r[1], r[2], r[3]));
+    }
+  }
+};
+
+template <class T, class Sampler>
+__global__ void __launch_bounds__(256) direct_kernel(DirectArgs<T> a, Sampler sampler) {
+  const std::uint32_t pixel = blockIdx.x * 256u + threadIdx.x;
+  std::uint32_t oy, ox;
+  a.div_w.divmod(pixel, oy, ox);
+  if (oy >= static_cast<std::uint32_t>(a.out_h)) return;
+  std::uint32_t first, last;
+  plane_range(a.planes, a.planes_per_group, first, last);
+  sampler.run(a, static_cast<int>(ox), static_cast<int>(oy), first, last);
+}
+
+template <class T, class Sampler>
+void launch_direct(const Tensor& input, const Tensor& output, const Sampler& sampler, const Stream& stream) {
+  const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
+  const std::int64_t planes = out.n * out.c;
+  const PixelGrid g = pixel_grid(out.h, out.w, planes, stream.device_index());
+  DirectArgs<T> a{static_cast<const T*>(in.data), static_cast<T*>(out.data), plane_set(in), plane_set(out),
+                  in.stride_h, in.stride_w, out.stride_h, out.stride_w, static_cast<int>(in.h), static_cast<int>(in.w),
+                  static_cast<int>(out.h), static_cast<std::uint32_t>(planes), g.planes_per_group, g.div_w};
+  LaunchScope scope(stream, "resize");
+  direct_kernel<T, Sampler><<<g.grid, 256, 0, scope.handle()>>>(a, sampler);
+  scope.check_launch();
+}
+
+void resize(const Tensor& input, const Tensor& output, InterpolationMode mode, bool antialias, const Stream& stream) {
+  if (mode == InterpolationMode::Bicubic && input.dtype() == DType::UInt8) {
+    resize_uint8_bicubic(input, output, antialias, stream);
+  } else if (antialias) {
+    resize_antialias(input, output, mode, stream);
+  } else {
+    resize_direct(input, output, mode, stream);
+  }
+}
+
+SV_REGISTER_KERNEL(ops::Resize, DeviceType::CUDA, &resize, detail::kGeometryDTypes);
+
+}  // namespace
+
+void resize_direct(const Tensor& input, const Tensor& output, InterpolationMode mode, const Stream& stream) {
+  if (mode == InterpolationMode::Nearest || mode == InterpolationMode::NearestExact) {
+    const NearestSampler s{kernels::nearest_scale(input.size(-2), output.size(-2)),
+                           kernels::nearest_scale(input.size(-1), output.size(-1)), mode == InterpolationMode::NearestExact};
+    detail::dispatch_itemsize(input.itemsize(), [&](auto tag) { launch_direct<typename decltype(tag)::type>(input, output, s, stream); });
+    return;
+  }
+  detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(input.dtype(), "resize", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using A = kernels::acc_t<T>;
+    const A sy = kernels::area_scale<A>(input.size(-2), output.size(-2));
+    const A sx = kernels::area_scale<A>(input.size(-1), output.size(-1));
+    if (mode == InterpolationMode::Bilinear) {
+      launch_direct<T>(input, output, LinearSampler<A>{sy, sx}, stream);
+    } else if constexpr (!std::is_same_v<T, std::uint8_t>) {  // uint8 bicubic takes the integer path
+      launch_direct<T>(input, output, CubicSampler<A>{sy, sx}, stream);
+    }
+  });
+}
+
+}  // namespace streamvision::cuda
