@@ -168,8 +168,10 @@ __device__ SV_FORCE_INLINE void store_group(T* p, std::int64_t sc, std::int64_t 
 }
 
 // op(n, x[kIn], y[kOut]) for every pixel: one group per thread.
+// At most 64 registers (4 blocks of 256 per SM): enough 16-byte loads in flight per SM to
+// saturate memory even though each thread handles one group.
 template <int V, class T, class Op>
-__global__ void __launch_bounds__(kPixelThreads)
+__global__ void __launch_bounds__(kPixelThreads, 4)
     pixel_map_kernel(DeviceImage<const T> in, DeviceImage<T> out, PixelGrid grid, std::int64_t first_image, Op op) {
   std::uint32_t n, q;
   grid.blocks.divmod(blockIdx.x, n, q);
