@@ -34,7 +34,10 @@ ops::Resize::Kernel check_resize(const Tensor& image, std::int64_t h, std::int64
     throw Error(ErrorKind::NotImplemented, kOp, "interpolation", "nearest, nearest-exact, bilinear or bicubic for tensors",
                 std::string("'") + interpolation_mode_name(interpolation) + "'");
   }
-  if (out_h < 0 || out_w < 0 || (image.numel() > 0 && (h <= 0 || w <= 0 || out_h == 0 || out_w == 0))) {
+  // An empty batch (no planes) resizes to an empty batch; otherwise every size must be positive.
+  std::int64_t planes = 1;
+  for (int d = 0; d < image.dim() - 2; ++d) planes *= image.size(d);
+  if (out_h < 0 || out_w < 0 || (planes > 0 && (h <= 0 || w <= 0 || out_h == 0 || out_w == 0))) {
     throw Error(ErrorKind::Runtime, kOp, "size", "input and output sizes greater than 0",
                 "input (H: " + std::to_string(h) + ", W: " + std::to_string(w) + ") output (H: " + std::to_string(out_h) +
                     ", W: " + std::to_string(out_w) + ")");

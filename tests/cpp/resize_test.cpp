@@ -283,6 +283,8 @@ TEST(Resize, BadInput) {
   expect_error(ErrorKind::Value, "pil_code", [&] { interpolation_mode_from_int(7); });
   expect_error(ErrorKind::Runtime, "greater than 0", [&] { functional::resize(img, V{0, 4}); });
   expect_error(ErrorKind::Runtime, "greater than 0", [&] { functional::resize(img, V{-3}); });
+  expect_error(ErrorKind::Runtime, "greater than 0", [&] { functional::resize(random_cpu({3, 0, 6}, DType::UInt8, 1), V{4, 4}); });
+  EXPECT_EQ(functional::resize(random_cpu({0, 3, 5, 6}, DType::UInt8, 1), V{4, 4}).numel(), 0);
   expect_error(ErrorKind::Value, "at least 3 dims", [&] { functional::resize(random_cpu({8, 6}, DType::UInt8, 1), V{4}); });
   expect_error(ErrorKind::Type, "int32", [&] { functional::resize(random_cpu({3, 8, 6}, DType::Int32, 1), V{4}); });
   expect_error(ErrorKind::NotImplemented, "box", [&] { functional::resized_crop(img, 0, 0, 4, 4, {2}, InterpolationMode::Box); });
