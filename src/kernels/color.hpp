@@ -174,9 +174,9 @@ SolarizeOp<T> make_solarize_op(double threshold) {
 }
 
 // adjust_gamma: integer images are scaled to float32 (to_dtype), then
-// x ** gamma (torch's pow: 0 -> ones, 0.5 -> sqrt, 1 -> x, 2 -> x*x, 3 -> x*x*x, else pow with
-// the exponent in the image's dtype), then, only when gain != 1, .mul_(gain).clamp_(0, 1), and
-// back with to_dtype (x * (max + 1 - 1e-3), truncated).
+// x ** gamma (torch's pow on CUDA: 0 -> ones, 1 -> x, 0.5 -> sqrt, then with the exponent
+// converted to the image's dtype: 2 -> x*x, 3 -> x*x*x, else pow), then, only when gain != 1,
+// .mul_(gain).clamp_(0, 1), and back with to_dtype (x * (max + 1 - 1e-3), truncated).
 template <class T>
 struct GammaOp {
   static constexpr bool kUsesChannel = false;
@@ -198,7 +198,7 @@ struct GammaOp {
       case kIdentity: p = v; break;
       case kSqrt: p = pmath::sqrt_(v); break;
       case kSquare: p = v * v; break;
-      case kCube: p = (v * v) * v; break;
+      case kCube: p = mat<T>(v * v) * v; break;  // torch: base * base * base, in T
       default: p = pmath::pow_(v, gamma); break;
     }
     p = mat<T>(p);
