@@ -35,7 +35,7 @@ void rotate(const Tensor& input, const Tensor& output, int quarter_turns, const 
   const kernels::ElementwisePlan plan = kernels::plan_elementwise(view, kernels::StridedView::of(output));
   detail::dispatch_itemsize(input.itemsize(), [&](auto tag) {
     using C = typename decltype(tag)::type;
-    launch_elementwise(plan, static_cast<const C*>(view.data), static_cast<C*>(output.data()), kernels::CopyOp{}, stream, "rotate");
+    launch_elementwise<true>(plan, static_cast<const C*>(view.data), static_cast<C*>(output.data()), kernels::CopyOp{}, stream, "rotate");
   });
 }
 
