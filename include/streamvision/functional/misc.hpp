@@ -1,10 +1,10 @@
 // gaussian_blur and gaussian_noise (torchvision.transforms.v2.functional, _misc.py).
 //
 // gaussian_blur(image, kernel_size, sigma): kernel_size is [kx, ky] (x first), odd and
-// positive; sigma none -> 0.3 * ((k - 1) / 2 - 1) + 0.8 per axis, one value -> both axes, or
-// [sx, sy], all positive. REFLECT_101 borders (the radius must be smaller than the image:
-// torch's reflect padding raises otherwise). Integer images round back (half to even).
-// Computed separably in float (double for float64); see src/kernels/blur.hpp.
+// positive; sigma none -> k * 0.15 + 0.35 per axis (= 0.3 * ((k - 1) / 2 - 1) + 0.8), one
+// value -> both axes, or [sx, sy], all positive. REFLECT_101 borders (the radius must be smaller
+// than the image: torch's reflect padding raises otherwise). Integer images round back (half to
+// even). Computed separably in float (double for float64); see src/kernels/blur.hpp.
 //
 // gaussian_noise(image, mean, sigma, clip): float images x + mean + randn * sigma (clamped to
 // [0, 1] if clip), uint8 images with int16 noise (mean * 255 + randn * sigma * 255); other
