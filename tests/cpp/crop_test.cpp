@@ -71,7 +71,9 @@ TEST(Crop, CenterCropAnchorsAndPadding) {
 
 TEST(Crop, MatchesReferenceForEveryDtypeShapeAndLayout) {
   std::uint64_t seed = 11;
-  for (const Dims& shape : test_shapes()) {
+  std::vector<Dims> shapes = test_shapes();
+  shapes.push_back({2, 4, 6, 9});  // 4 channels
+  for (const Dims& shape : shapes) {
     const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
     const std::vector<std::array<std::int64_t, 4>> windows{
         {0, 0, h, w}, {1, 2, h / 2, w / 2 + 1}, {-2, -3, h + 3, w + 5}, {h - 1, w - 1, 3, 2}, {h + 2, 1, 2, 2}, {0, 0, 0, 1}};

@@ -140,7 +140,9 @@ std::vector<PadCase> pad_cases(std::int64_t h, std::int64_t w) {
 
 TEST(Pad, MatchesReferenceForEveryDtypeShapeLayoutAndMode) {
   std::uint64_t seed = 7;
-  for (const Dims& shape : test_shapes()) {
+  std::vector<Dims> shapes = test_shapes();
+  shapes.push_back({2, 4, 6, 9});  // 4 channels
+  for (const Dims& shape : shapes) {
     const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
     for (int dt = 0; dt < kNumDTypes; ++dt) {
       const DType dtype = static_cast<DType>(dt);

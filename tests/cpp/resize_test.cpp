@@ -225,7 +225,8 @@ struct ResizeCase {
 };
 
 TEST(Resize, MatchesReferenceForEveryDtypeShapeLayoutAndMode) {
-  const std::vector<Dims> shapes{{3, 5, 7}, {2, 3, 9, 13}, {2, 1, 1, 6, 11}, {1, 1, 37}, {3, 17, 1}, {1, 3, 40, 52}, {0, 3, 4, 5}};
+  const std::vector<Dims> shapes{{3, 5, 7},  {2, 3, 9, 13}, {2, 1, 1, 6, 11}, {1, 1, 37},
+                                 {3, 17, 1}, {2, 4, 11, 14}, {1, 3, 40, 52},   {0, 3, 4, 5}};
   std::uint64_t seed = 31;
   for (const Dims& shape : shapes) {
     const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
