@@ -79,5 +79,7 @@ void bind_dtypes(nb::module_& m);
 void bind_streams(nb::module_& m);
 void bind_tensor(nb::module_& m);
 void bind_core_ops(nb::module_& m);
+void bind_geometry_ops(nb::module_& m);
+void bind_color_ops(nb::module_& m);
 
 }  // namespace svpy

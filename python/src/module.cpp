@@ -28,4 +28,6 @@ NB_MODULE(_C, m) {
   bind_streams(m);
   bind_tensor(m);
   bind_core_ops(m);
+  bind_geometry_ops(m);
+  bind_color_ops(m);
 }

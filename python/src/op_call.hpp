@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <type_traits>
 
 #include "bindings.hpp"
 
@@ -39,19 +40,26 @@ class OpCall {
   std::optional<TensorFactoryScope> scope_;
 };
 
-// Runs fn(input, stream) -> Tensor for one Python call.
+// Runs fn(input, stream) -> Tensor (or a std::array of Tensors, returned as a tuple) for one
+// Python call.
 template <class Fn>
 nb::object run_op(const char* op, nb::handle input, nb::handle stream, Fn&& fn) {
   OpCall call(op, input, stream);
+  using Result = decltype(fn(call.input(), call.stream()));
+  Result out;
   if (call.release_gil()) {
-    Tensor out;
-    {
-      nb::gil_scoped_release release;
-      out = fn(call.input(), call.stream());
-    }
-    return call.wrap(out);
+    nb::gil_scoped_release release;
+    out = fn(call.input(), call.stream());
+  } else {
+    out = fn(call.input(), call.stream());
   }
-  return call.wrap(fn(call.input(), call.stream()));
+  if constexpr (std::is_same_v<Result, Tensor>) {
+    return call.wrap(out);
+  } else {
+    nb::list items;
+    for (const Tensor& t : out) items.append(call.wrap(t));
+    return nb::tuple(items);
+  }
 }
 
 }  // namespace svpy

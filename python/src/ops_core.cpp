@@ -1,37 +1,25 @@
 // Bindings of the foundation ops: flips, to_dtype, normalize, layout conversion.
 #include <nanobind/stl/vector.h>
 
+#include "args.hpp"
 #include "op_call.hpp"
 
 namespace svpy {
 
-namespace {
-
-std::vector<double> float_list(nb::handle obj, const char* op, const char* argument) {
-  if (PyFloat_Check(obj.ptr()) || PyLong_Check(obj.ptr())) return {nb::cast<double>(obj)};
-  try {
-    return nb::cast<std::vector<double>>(obj);
-  } catch (const nb::cast_error&) {
-    throw Error(ErrorKind::Type, op, argument, "a float or a sequence of floats",
-                nb::cast<std::string>(nb::repr(obj)));
-  }
-}
-
-}  // namespace
 
 void bind_core_ops(nb::module_& m) {
   m.def("horizontal_flip", [](nb::handle inpt, nb::handle stream) {
         return run_op("horizontal_flip", inpt, stream, [](const Tensor& x, const std::optional<Stream>& s) {
           return functional::horizontal_flip(x, s);
         });
-      }, nb::arg("inpt"), nb::kw_only(), nb::arg("stream") = nb::none(),
+      }, nb::arg("inpt"), nb::kw_only(), nb::arg("stream").none() = nb::none(),
       "Flips the last dim (torchvision.transforms.v2.functional.horizontal_flip).");
 
   m.def("vertical_flip", [](nb::handle inpt, nb::handle stream) {
         return run_op("vertical_flip", inpt, stream, [](const Tensor& x, const std::optional<Stream>& s) {
           return functional::vertical_flip(x, s);
         });
-      }, nb::arg("inpt"), nb::kw_only(), nb::arg("stream") = nb::none(),
+      }, nb::arg("inpt"), nb::kw_only(), nb::arg("stream").none() = nb::none(),
       "Flips dim -2 (torchvision.transforms.v2.functional.vertical_flip).");
 
   m.def("to_dtype", [](nb::handle inpt, nb::handle dtype, bool scale, nb::handle stream) {
@@ -40,7 +28,7 @@ void bind_core_ops(nb::module_& m) {
           return functional::to_dtype(x, to, scale, s);
         });
       }, nb::arg("inpt"), nb::arg("dtype") = "float32", nb::arg("scale") = false, nb::kw_only(),
-      nb::arg("stream") = nb::none(),
+      nb::arg("stream").none() = nb::none(),
       "Converts the dtype, scaling values to the new dtype's range when scale=True "
       "(torchvision.transforms.v2.functional.to_dtype).");
 
@@ -61,7 +49,7 @@ void bind_core_ops(nb::module_& m) {
         }
         return call.wrap(functional::normalize(call.input(), m_, s_, inplace, call.stream()));
       }, nb::arg("inpt"), nb::arg("mean"), nb::arg("std"), nb::arg("inplace") = false, nb::kw_only(),
-      nb::arg("stream") = nb::none(),
+      nb::arg("stream").none() = nb::none(),
       "(inpt - mean[c]) / std[c] per channel for float images [..., C, H, W] "
       "(torchvision.transforms.v2.functional.normalize).");
 
@@ -69,14 +57,14 @@ void bind_core_ops(nb::module_& m) {
         return run_op("to_channels_last", inpt, stream, [](const Tensor& x, const std::optional<Stream>& s) {
           return functional::convert_layout(x, MemoryFormat::ChannelsLast, s);
         });
-      }, nb::arg("inpt"), nb::kw_only(), nb::arg("stream") = nb::none(),
+      }, nb::arg("inpt"), nb::kw_only(), nb::arg("stream").none() = nb::none(),
       "A channels_last copy ([..., C, H, W] with C innermost); the input itself if already so.");
 
   m.def("to_contiguous", [](nb::handle inpt, nb::handle stream) {
         return run_op("to_contiguous", inpt, stream, [](const Tensor& x, const std::optional<Stream>& s) {
           return functional::convert_layout(x, MemoryFormat::Contiguous, s);
         });
-      }, nb::arg("inpt"), nb::kw_only(), nb::arg("stream") = nb::none(),
+      }, nb::arg("inpt"), nb::kw_only(), nb::arg("stream").none() = nb::none(),
       "A contiguous copy; the input itself if already contiguous.");
 }
 

@@ -108,12 +108,12 @@ void bind_streams(nb::module_& m) {
   nb::class_<Event>(m, "Event", "A CUDA event (record on a stream, wait on it from another).")
       .def("__init__", [](Event* self, bool enable_timing, std::optional<int> device) {
              new (self) Event(Event::create(device.value_or(-1), enable_timing));
-           }, nb::arg("enable_timing") = false, nb::arg("device") = nb::none())
+           }, nb::arg("enable_timing") = false, nb::arg("device").none() = nb::none())
       .def("record", [](const Event& e, nb::handle stream) {
              const Stream s = stream.is_none() ? (ensure_framework_provider(), Stream::current(e.device_index()))
                                                : stream_from_py(stream, e.device_index());
              e.record(s);
-           }, nb::arg("stream") = nb::none(), "Records the event on `stream` (default: the current stream).")
+           }, nb::arg("stream").none() = nb::none(), "Records the event on `stream` (default: the current stream).")
       .def("synchronize", &Event::synchronize)
       .def("query", &Event::query)
       .def("elapsed_time", &Event::elapsed_ms, nb::arg("end"), "Milliseconds from this event to `end`.")
@@ -123,16 +123,16 @@ void bind_streams(nb::module_& m) {
   nb::class_<Stream>(m, "Stream", "A CUDA stream: created (owned) or borrowed from another library.")
       .def("__init__", [](Stream* self, std::optional<int> device, int priority) {
              new (self) Stream(Stream::create(device.value_or(-1), priority));
-           }, nb::arg("device") = nb::none(), nb::arg("priority") = 0,
+           }, nb::arg("device").none() = nb::none(), nb::arg("priority") = 0,
            "Creates a non-blocking stream on `device` (default: the current CUDA device).")
       .def_static("current", [](std::optional<int> device) {
              ensure_framework_provider();
              return Stream::current(device.value_or(-1));
-           }, nb::arg("device") = nb::none(),
+           }, nb::arg("device").none() = nb::none(),
            "The stream ops on `device` run on now: the innermost `with stream:` of this thread, else (policy "
            "'framework') torch.cuda.current_stream(device), else the legacy default stream.")
       .def_static("default", [](std::optional<int> device) { return Stream::legacy_default(device.value_or(-1)); },
-                  nb::arg("device") = nb::none(), "The legacy default stream of `device` (handle 0).")
+                  nb::arg("device").none() = nb::none(), "The legacy default stream of `device` (handle 0).")
       .def_prop_ro("handle", [](const Stream& s) { return reinterpret_cast<std::uintptr_t>(s.handle()); })
       .def_prop_ro("device", &Stream::device_index)
       .def_prop_ro("owned", &Stream::is_owned)
@@ -147,7 +147,7 @@ void bind_streams(nb::module_& m) {
              Event e = event ? *event : Event::create(s.device_index());
              e.record(s);
              return e;
-           }, nb::arg("event") = nb::none())
+           }, nb::arg("event").none() = nb::none())
       .def("__enter__", [](nb::handle self) {
              const Stream& s = nb::cast<const Stream&>(self);
              t_with_guards.push_back({s, std::make_unique<StreamGuard>(s)});
@@ -167,7 +167,7 @@ void bind_streams(nb::module_& m) {
       .def("__repr__", &describe);
 
   m.def("as_stream", [](nb::handle obj, std::optional<int> device) { return stream_from_py(obj, device); }, nb::arg("obj"),
-        nb::arg("device") = nb::none(),
+        nb::arg("device").none() = nb::none(),
         "Wraps a torch.cuda.Stream/ExternalStream, CuPy stream, object with __cuda_stream__, streamvision.Stream or "
         "int handle as a streamvision.Stream, without taking ownership.");
 

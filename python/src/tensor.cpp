@@ -189,8 +189,8 @@ void bind_tensor(nb::module_& m) {
                    "The stream after whose work the contents are valid.")
       .def("is_contiguous", [](const PyTensor& t) { return t.tensor.is_contiguous(); })
       .def("is_channels_last", [](const PyTensor& t) { return t.tensor.is_channels_last(); })
-      .def("__dlpack__", &dlpack, nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("max_version") = nb::none(),
-           nb::arg("dl_device") = nb::none(), nb::arg("copy") = nb::none())
+      .def("__dlpack__", &dlpack, nb::kw_only(), nb::arg("stream").none() = nb::none(), nb::arg("max_version").none() = nb::none(),
+           nb::arg("dl_device").none() = nb::none(), nb::arg("copy").none() = nb::none())
       .def("__dlpack_device__", [](const PyTensor& t) {
              return t.tensor.device().is_cuda() ? nb::make_tuple(int{dl::kCUDA}, t.tensor.device().index)
                                                 : nb::make_tuple(int{dl::kCPU}, 0);
@@ -210,7 +210,7 @@ void bind_tensor(nb::module_& m) {
           ready = explicit_stream ? *explicit_stream : op_stream_for(obj, imported.origin, imported.tensor.device().index);
         }
         return make_pytensor(imported.tensor, ready);
-      }, nb::arg("obj"), nb::arg("stream") = nb::none(),
+      }, nb::arg("obj"), nb::arg("stream").none() = nb::none(),
       "Views `obj` as a streamvision.Tensor without copying (same data pointer). Accepts any DLPack producer "
       "(torch, CuPy, JAX, numpy), __cuda_array_interface__ objects and the buffer protocol. For CUDA data the "
       "producer is told the stream the data will be used on (`stream`, default: the current stream), so it "

@@ -1,0 +1,23 @@
+// Internal: conversion of Python arguments (torchvision's conventions) to the C++ API's types.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+
+namespace svpy {
+
+// A float or a sequence of floats (a single value becomes a one-element list).
+std::vector<double> float_list(nb::handle obj, const char* op, const char* argument);
+// An int or a sequence of ints.
+std::vector<std::int64_t> int_list(nb::handle obj, const char* op, const char* argument);
+std::optional<std::vector<std::int64_t>> optional_int_list(nb::handle obj, const char* op, const char* argument);
+std::optional<std::vector<double>> optional_float_list(nb::handle obj, const char* op, const char* argument);
+// torchvision's InterpolationMode (or anything with a string .value), a name, or a PIL code.
+InterpolationMode interpolation_from_py(nb::handle obj, InterpolationMode fallback, const char* op);
+// None, a number, or a sequence of numbers (one per channel).
+Fill fill_from_py(nb::handle obj, const char* op);
+
+}  // namespace svpy
