@@ -1,0 +1,637 @@
+"""Transform classes with torchvision.transforms.v2's names, parameters and random-parameter
+rules. Parameters are sampled on the host (from torch's global generator when torch is loaded,
+so ``torch.manual_seed`` governs them as it governs torchvision; else from Python's ``random``)
+and then applied with the functional ops, on the caller's current stream.
+
+A transform applies to every image-like leaf of its input (torch tensors, numpy arrays,
+streamvision tensors) inside tuples, lists and dicts, with one set of random parameters per call;
+other leaves pass through unchanged. Bounding boxes, masks and other tv_tensors are not
+interpreted: they are image-like tensors to us.
+"""
+
+import math
+import numbers
+import random
+import sys
+
+from . import functional as F
+from ._interpolation import InterpolationMode
+
+__all__ = [
+    "Transform", "Compose", "RandomApply", "RandomChoice", "RandomOrder", "Lambda",
+    "RandomHorizontalFlip", "RandomVerticalFlip", "Resize", "CenterCrop", "RandomCrop", "RandomResizedCrop",
+    "FiveCrop", "TenCrop", "Pad", "RandomRotation", "RandomAffine", "RandomPerspective", "ElasticTransform",
+    "ColorJitter", "Grayscale", "RandomGrayscale", "GaussianBlur", "GaussianNoise", "RandomInvert",
+    "RandomPosterize", "RandomSolarize", "RandomAutocontrast", "RandomEqualize", "RandomAdjustSharpness",
+    "RandomErasing", "ToDtype", "Normalize",
+]
+
+
+# ---- random numbers -------------------------------------------------------------------------
+def _torch():
+    return sys.modules.get("torch")
+
+
+def _rand():
+    t = _torch()
+    return float(t.rand(1)) if t is not None else random.random()
+
+
+def _uniform(a, b):
+    t = _torch()
+    return float(t.empty(1).uniform_(a, b)) if t is not None else random.uniform(a, b)
+
+
+def _randint(low, high):
+    """An integer in [low, high)."""
+    t = _torch()
+    return int(t.randint(low, high, size=(1,))) if t is not None else random.randrange(low, high)
+
+
+def _randperm(n):
+    t = _torch()
+    return t.randperm(n).tolist() if t is not None else random.sample(range(n), n)
+
+
+# ---- structure handling -----------------------------------------------------------------------
+def _is_image(x):
+    if hasattr(x, "__dlpack__") or hasattr(x, "__cuda_array_interface__"):
+        return True
+    return type(x).__module__.startswith("numpy") and hasattr(x, "shape")
+
+
+def _leaves(obj, out):
+    if isinstance(obj, (list, tuple)):
+        for o in obj:
+            _leaves(o, out)
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            _leaves(o, out)
+    elif _is_image(obj):
+        out.append(obj)
+    return out
+
+
+def _map(obj, fn):
+    if isinstance(obj, tuple):
+        return tuple(_map(o, fn) for o in obj)
+    if isinstance(obj, list):
+        return [_map(o, fn) for o in obj]
+    if isinstance(obj, dict):
+        return {k: _map(v, fn) for k, v in obj.items()}
+    return fn(obj) if _is_image(obj) else obj
+
+
+def _setup_size(size, name="size"):
+    if isinstance(size, numbers.Number):
+        return [int(size), int(size)]
+    if isinstance(size, (list, tuple)) and len(size) == 1:
+        return [int(size[0]), int(size[0])]
+    if isinstance(size, (list, tuple)) and len(size) == 2:
+        return [int(size[0]), int(size[1])]
+    raise ValueError(f"{name} should be an int or a sequence of one or two ints, got {size}")
+
+
+def _setup_range(value, name, center=1.0, bound=(0, float("inf")), clip_first_on_zero=True):
+    if isinstance(value, numbers.Number):
+        if value < 0:
+            raise ValueError(f"If {name} is a single number, it must be non negative.")
+        value = [center - float(value), center + float(value)]
+        if clip_first_on_zero:
+            value[0] = max(value[0], 0.0)
+    elif isinstance(value, (list, tuple)) and len(value) == 2:
+        value = [float(value[0]), float(value[1])]
+    else:
+        raise TypeError(f"{name} should be a single number or a list/tuple with length 2.")
+    if not bound[0] <= value[0] <= value[1] <= bound[1]:
+        raise ValueError(f"{name} values should be between {bound}, but got {value}.")
+    return None if value[0] == value[1] == center else tuple(value)
+
+
+def _dims(x):
+    c, h, w = F.get_dimensions(x)
+    return c, h, w
+
+
+# ---- base classes ------------------------------------------------------------------------------
+class Transform:
+    """Samples parameters once per call (make_params) and applies them to every image leaf."""
+
+    def make_params(self, images):
+        return {}
+
+    def transform(self, image, params):
+        raise NotImplementedError
+
+    def __call__(self, *inputs):
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        images = _leaves(sample, [])
+        if not images:
+            return sample
+        params = self.make_params(images)
+        return _map(sample, lambda image: self.transform(image, params))
+
+    def __repr__(self):
+        extra = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
+        return f"{type(self).__name__}({extra})"
+
+
+class _RandomApplied(Transform):
+    """A transform applied with probability p (the decision is made once per call)."""
+
+    def __init__(self, p=0.5):
+        if not 0.0 <= p <= 1.0:
+            raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
+        self.p = p
+
+    def __call__(self, *inputs):
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        if _rand() >= self.p:  # drawn even for p == 1, as torchvision does (same random stream)
+            return sample
+        return super().__call__(*inputs)
+
+
+class Compose:
+    def __init__(self, transforms):
+        if not isinstance(transforms, (list, tuple)):
+            raise TypeError("Argument transforms should be a sequence of callables")
+        self.transforms = list(transforms)
+
+    def __call__(self, *inputs):
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        for t in self.transforms:
+            sample = t(sample)
+        return sample
+
+    def __repr__(self):
+        return "Compose(\n" + "".join(f"    {t!r}\n" for t in self.transforms) + ")"
+
+
+class RandomApply(Compose):
+    def __init__(self, transforms, p=0.5):
+        super().__init__(transforms)
+        if not 0.0 <= p <= 1.0:
+            raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
+        self.p = p
+
+    def __call__(self, *inputs):
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        return sample if _rand() >= self.p else super().__call__(sample)
+
+
+class RandomChoice:
+    def __init__(self, transforms, p=None):
+        self.transforms = list(transforms)
+        p = [1.0] * len(self.transforms) if p is None else list(p)
+        if len(p) != len(self.transforms):
+            raise ValueError("Length of p doesn't match the number of transforms")
+        total = sum(p)
+        self.p = [x / total for x in p]
+
+    def __call__(self, *inputs):
+        r, acc = _rand(), 0.0
+        for t, p in zip(self.transforms, self.p):
+            acc += p
+            if r < acc:
+                return t(*inputs)
+        return self.transforms[-1](*inputs)
+
+
+class RandomOrder(Compose):
+    def __call__(self, *inputs):
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        for i in _randperm(len(self.transforms)):
+            sample = self.transforms[i](sample)
+        return sample
+
+
+class Lambda(Transform):
+    def __init__(self, lambd):
+        self.lambd = lambd
+
+    def transform(self, image, params):
+        return self.lambd(image)
+
+
+# ---- geometry ----------------------------------------------------------------------------------
+class RandomHorizontalFlip(_RandomApplied):
+    def transform(self, image, params):
+        return F.horizontal_flip(image)
+
+
+class RandomVerticalFlip(_RandomApplied):
+    def transform(self, image, params):
+        return F.vertical_flip(image)
+
+
+class Resize(Transform):
+    def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
+        self.size = [size] if isinstance(size, int) else (list(size) if size is not None else None)
+        self.interpolation, self.max_size, self.antialias = interpolation, max_size, antialias
+
+    def transform(self, image, params):
+        return F.resize(image, self.size, interpolation=self.interpolation, max_size=self.max_size,
+                        antialias=self.antialias)
+
+
+class CenterCrop(Transform):
+    def __init__(self, size):
+        self.size = _setup_size(size)
+
+    def transform(self, image, params):
+        return F.center_crop(image, self.size)
+
+
+class FiveCrop(Transform):
+    def __init__(self, size):
+        self.size = _setup_size(size)
+
+    def transform(self, image, params):
+        return F.five_crop(image, self.size)
+
+
+class TenCrop(Transform):
+    def __init__(self, size, vertical_flip=False):
+        self.size, self.vertical_flip = _setup_size(size), vertical_flip
+
+    def transform(self, image, params):
+        return F.ten_crop(image, self.size, vertical_flip=self.vertical_flip)
+
+
+class Pad(Transform):
+    def __init__(self, padding, fill=0, padding_mode="constant"):
+        self.padding, self.fill, self.padding_mode = padding, fill, padding_mode
+
+    def transform(self, image, params):
+        return F.pad(image, self.padding, fill=self.fill, padding_mode=self.padding_mode)
+
+
+class RandomCrop(Transform):
+    def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
+        self.size = _setup_size(size)
+        self.padding, self.pad_if_needed, self.fill, self.padding_mode = padding, pad_if_needed, fill, padding_mode
+
+    def make_params(self, images):
+        _, h, w = _dims(images[0])
+        pad = [0, 0, 0, 0]  # left, top, right, bottom
+        if self.padding is not None:
+            p = [self.padding] if isinstance(self.padding, int) else list(self.padding)
+            pad = p * 4 if len(p) == 1 else (p * 2 if len(p) == 2 else p)
+            h, w = h + pad[1] + pad[3], w + pad[0] + pad[2]
+        ch, cw = self.size
+        if self.pad_if_needed:
+            if h < ch:
+                diff = ch - h
+                pad[1] += diff
+                pad[3] += diff
+                h += 2 * diff
+            if w < cw:
+                diff = cw - w
+                pad[0] += diff
+                pad[2] += diff
+                w += 2 * diff
+        if h < ch or w < cw:
+            raise ValueError(f"Required crop size {(ch, cw)} is larger than input image size {(h, w)}")
+        top = _randint(0, h - ch + 1)
+        left = _randint(0, w - cw + 1)
+        return dict(padding=pad if any(pad) else None, top=top, left=left)
+
+    def transform(self, image, params):
+        if params["padding"] is not None:
+            image = F.pad(image, params["padding"], fill=self.fill, padding_mode=self.padding_mode)
+        return F.crop(image, params["top"], params["left"], *self.size)
+
+
+class RandomResizedCrop(Transform):
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=InterpolationMode.BILINEAR,
+                 antialias=True):
+        self.size = _setup_size(size)
+        if scale[0] > scale[1] or ratio[0] > ratio[1]:
+            raise ValueError("Scale and ratio should be of kind (min, max)")
+        self.scale, self.ratio, self.interpolation, self.antialias = scale, ratio, interpolation, antialias
+
+    def make_params(self, images):
+        _, height, width = _dims(images[0])
+        area = height * width
+        torch = _torch()
+        log_ratio = torch.log(torch.tensor(self.ratio)) if torch is not None else (math.log(self.ratio[0]), math.log(self.ratio[1]))
+        for _ in range(10):
+            target_area = area * _uniform(self.scale[0], self.scale[1])
+            if torch is not None:  # float32, exactly as torchvision draws it
+                aspect = torch.exp(torch.empty(1).uniform_(log_ratio[0], log_ratio[1])).item()
+            else:
+                aspect = math.exp(random.uniform(log_ratio[0], log_ratio[1]))
+            w = int(round(math.sqrt(target_area * aspect)))
+            h = int(round(math.sqrt(target_area / aspect)))
+            if 0 < w <= width and 0 < h <= height:
+                return dict(top=_randint(0, height - h + 1), left=_randint(0, width - w + 1), height=h, width=w)
+        in_ratio = width / height
+        if in_ratio < min(self.ratio):
+            w, h = width, int(round(width / min(self.ratio)))
+        elif in_ratio > max(self.ratio):
+            h, w = height, int(round(height * max(self.ratio)))
+        else:
+            w, h = width, height
+        return dict(top=(height - h) // 2, left=(width - w) // 2, height=h, width=w)
+
+    def transform(self, image, params):
+        return F.resized_crop(image, params["top"], params["left"], params["height"], params["width"], self.size,
+                              interpolation=self.interpolation, antialias=self.antialias)
+
+
+def _degrees(degrees, name="degrees"):
+    if isinstance(degrees, numbers.Number):
+        if degrees < 0:
+            raise ValueError(f"If {name} is a single number, it must be positive.")
+        return [-float(degrees), float(degrees)]
+    if len(degrees) != 2:
+        raise ValueError(f"If {name} is a sequence, it must be of len 2.")
+    return [float(d) for d in degrees]
+
+
+class RandomRotation(Transform):
+    def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
+        self.degrees = _degrees(degrees)
+        self.interpolation, self.expand, self.center, self.fill = interpolation, expand, center, fill
+
+    def make_params(self, images):
+        return dict(angle=_uniform(self.degrees[0], self.degrees[1]))
+
+    def transform(self, image, params):
+        return F.rotate(image, params["angle"], interpolation=self.interpolation, expand=self.expand,
+                        center=self.center, fill=self.fill)
+
+
+class RandomAffine(Transform):
+    def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation=InterpolationMode.NEAREST,
+                 fill=0, center=None):
+        self.degrees = _degrees(degrees)
+        self.translate, self.scale = translate, scale
+        if shear is not None:
+            shear = list(_degrees(shear, "shear")) if isinstance(shear, numbers.Number) or len(shear) == 2 else list(shear)
+        self.shear, self.interpolation, self.fill, self.center = shear, interpolation, fill, center
+
+    def make_params(self, images):
+        _, h, w = _dims(images[0])
+        angle = _uniform(self.degrees[0], self.degrees[1])
+        if self.translate is not None:
+            max_dx, max_dy = self.translate[0] * w, self.translate[1] * h
+            translate = [int(round(_uniform(-max_dx, max_dx))), int(round(_uniform(-max_dy, max_dy)))]
+        else:
+            translate = [0, 0]
+        scale = _uniform(self.scale[0], self.scale[1]) if self.scale is not None else 1.0
+        shear_x = shear_y = 0.0
+        if self.shear is not None:
+            shear_x = _uniform(self.shear[0], self.shear[1])
+            if len(self.shear) == 4:
+                shear_y = _uniform(self.shear[2], self.shear[3])
+        return dict(angle=angle, translate=translate, scale=scale, shear=[shear_x, shear_y])
+
+    def transform(self, image, params):
+        return F.affine(image, params["angle"], params["translate"], params["scale"], params["shear"],
+                        interpolation=self.interpolation, fill=self.fill, center=self.center)
+
+
+class RandomPerspective(_RandomApplied):
+    def __init__(self, distortion_scale=0.5, p=0.5, interpolation=InterpolationMode.BILINEAR, fill=0):
+        super().__init__(p)
+        if not 0 <= distortion_scale <= 1:
+            raise ValueError("Argument distortion_scale value should be between 0 and 1")
+        self.distortion_scale, self.interpolation, self.fill = distortion_scale, interpolation, fill
+
+    def make_params(self, images):
+        _, height, width = _dims(images[0])
+        d = self.distortion_scale
+        half_h, half_w = height // 2, width // 2
+        bound_h, bound_w = int(d * half_h) + 1, int(d * half_w) + 1
+        tl = [_randint(0, bound_w), _randint(0, bound_h)]
+        tr = [_randint(width - bound_w, width), _randint(0, bound_h)]
+        br = [_randint(width - bound_w, width), _randint(height - bound_h, height)]
+        bl = [_randint(0, bound_w), _randint(height - bound_h, height)]
+        start = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+        return dict(startpoints=start, endpoints=[tl, tr, br, bl])
+
+    def transform(self, image, params):
+        return F.perspective(image, params["startpoints"], params["endpoints"], interpolation=self.interpolation,
+                             fill=self.fill)
+
+
+class ElasticTransform(Transform):
+    """The displacement field is drawn with torch (or numpy) on the host, as torchvision does."""
+
+    def __init__(self, alpha=50.0, sigma=5.0, interpolation=InterpolationMode.BILINEAR, fill=0):
+        self.alpha = [float(alpha)] * 2 if isinstance(alpha, numbers.Number) else [float(a) for a in alpha]
+        self.sigma = [float(sigma)] * 2 if isinstance(sigma, numbers.Number) else [float(s) for s in sigma]
+        self.interpolation, self.fill = interpolation, fill
+
+    def make_params(self, images):
+        torch = _torch()
+        if torch is None:
+            raise RuntimeError("ElasticTransform draws its displacement field with torch")
+        _, h, w = _dims(images[0])
+        fields = []
+        for axis, size in ((0, w), (1, h)):
+            d = torch.rand([1, 1, h, w]) * 2 - 1
+            if self.sigma[axis] > 0.0:
+                k = int(8 * self.sigma[axis] + 1)
+                k += 1 - k % 2
+                d = F.gaussian_blur(d, [k, k], [self.sigma[axis]])
+            fields.append(d * self.alpha[axis] / size)
+        displacement = torch.concat(fields, 1).permute([0, 2, 3, 1])
+        return dict(displacement=displacement)
+
+    def transform(self, image, params):
+        displacement = params["displacement"]
+        if hasattr(image, "device") and str(getattr(image, "device", "cpu")) != "cpu" and hasattr(displacement, "to"):
+            displacement = displacement.to(image.device, non_blocking=True)
+        return F.elastic(image, displacement, interpolation=self.interpolation, fill=self.fill)
+
+
+# ---- colour ------------------------------------------------------------------------------------
+class ColorJitter(Transform):
+    def __init__(self, brightness=None, contrast=None, saturation=None, hue=None):
+        self.brightness = _setup_range(brightness, "brightness") if brightness is not None else None
+        self.contrast = _setup_range(contrast, "contrast") if contrast is not None else None
+        self.saturation = _setup_range(saturation, "saturation") if saturation is not None else None
+        self.hue = _setup_range(hue, "hue", center=0, bound=(-0.5, 0.5), clip_first_on_zero=False) if hue is not None else None
+
+    def make_params(self, images):
+        pick = lambda r: None if r is None else _uniform(r[0], r[1])  # noqa: E731
+        return dict(order=_randperm(4), b=pick(self.brightness), c=pick(self.contrast), s=pick(self.saturation),
+                    h=pick(self.hue))
+
+    def transform(self, image, params):
+        for i in params["order"]:
+            if i == 0 and params["b"] is not None:
+                image = F.adjust_brightness(image, params["b"])
+            elif i == 1 and params["c"] is not None:
+                image = F.adjust_contrast(image, params["c"])
+            elif i == 2 and params["s"] is not None:
+                image = F.adjust_saturation(image, params["s"])
+            elif i == 3 and params["h"] is not None:
+                image = F.adjust_hue(image, params["h"])
+        return image
+
+
+class Grayscale(Transform):
+    def __init__(self, num_output_channels=1):
+        self.num_output_channels = num_output_channels
+
+    def transform(self, image, params):
+        return F.rgb_to_grayscale(image, num_output_channels=self.num_output_channels)
+
+
+class RandomGrayscale(_RandomApplied):
+    def __init__(self, p=0.1):
+        super().__init__(p)
+
+    def transform(self, image, params):
+        return F.rgb_to_grayscale(image, num_output_channels=F.get_num_channels(image))
+
+
+class GaussianBlur(Transform):
+    def __init__(self, kernel_size, sigma=(0.1, 2.0)):
+        self.kernel_size = _setup_size(kernel_size, "kernel_size")
+        for k in self.kernel_size:
+            if k <= 0 or k % 2 == 0:
+                raise ValueError("Kernel size value should be an odd and positive number.")
+        self.sigma = [float(sigma)] * 2 if isinstance(sigma, numbers.Number) else [float(s) for s in sigma]
+        if not 0.0 < self.sigma[0] <= self.sigma[1]:
+            raise ValueError("sigma values should be positive and of the form (min, max).")
+
+    def make_params(self, images):
+        s = _uniform(self.sigma[0], self.sigma[1])
+        return dict(sigma=[s, s])
+
+    def transform(self, image, params):
+        return F.gaussian_blur(image, self.kernel_size, params["sigma"])
+
+
+class GaussianNoise(Transform):
+    def __init__(self, mean=0.0, sigma=0.1, clip=True):
+        self.mean, self.sigma, self.clip = mean, sigma, clip
+
+    def transform(self, image, params):
+        return F.gaussian_noise(image, mean=self.mean, sigma=self.sigma, clip=self.clip)
+
+
+class RandomInvert(_RandomApplied):
+    def transform(self, image, params):
+        return F.invert(image)
+
+
+class RandomPosterize(_RandomApplied):
+    def __init__(self, bits, p=0.5):
+        super().__init__(p)
+        self.bits = bits
+
+    def transform(self, image, params):
+        return F.posterize(image, self.bits)
+
+
+class RandomSolarize(_RandomApplied):
+    def __init__(self, threshold, p=0.5):
+        super().__init__(p)
+        self.threshold = threshold
+
+    def transform(self, image, params):
+        return F.solarize(image, self.threshold)
+
+
+class RandomAutocontrast(_RandomApplied):
+    def transform(self, image, params):
+        return F.autocontrast(image)
+
+
+class RandomEqualize(_RandomApplied):
+    def transform(self, image, params):
+        return F.equalize(image)
+
+
+class RandomAdjustSharpness(_RandomApplied):
+    def __init__(self, sharpness_factor, p=0.5):
+        super().__init__(p)
+        self.sharpness_factor = sharpness_factor
+
+    def transform(self, image, params):
+        return F.adjust_sharpness(image, self.sharpness_factor)
+
+
+class RandomErasing(_RandomApplied):
+    """value: a number, one per channel, or "random" (normal noise), as in torchvision."""
+
+    def __init__(self, p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0.0, inplace=False):
+        super().__init__(p)
+        if scale[0] > scale[1] or ratio[0] > ratio[1]:
+            raise ValueError("Scale and ratio should be of kind (min, max)")
+        if scale[0] < 0 or scale[1] > 1:
+            raise ValueError("Scale should be between 0 and 1")
+        self.scale, self.ratio, self.inplace = scale, ratio, inplace
+        if isinstance(value, (int, float)):
+            self.value = [float(value)]
+        elif isinstance(value, str):
+            self.value = None
+        else:
+            self.value = [float(v) for v in value]
+
+    def make_params(self, images):
+        torch = _torch()
+        c, h, w = _dims(images[0])
+        if self.value is not None and len(self.value) not in (1, c):
+            raise ValueError(f"If value is a sequence, it should have either a single value or {c} (number of inpt channels)")
+        area = h * w
+        # torchvision draws in float32 from torch's generator; do the same for the same numbers.
+        if torch is not None:
+            log_ratio = torch.log(torch.tensor(self.ratio))
+        for _ in range(10):
+            if torch is not None:
+                erase_area = area * torch.empty(1).uniform_(self.scale[0], self.scale[1]).item()
+                aspect = torch.exp(torch.empty(1).uniform_(log_ratio[0], log_ratio[1])).item()
+            else:
+                erase_area = area * random.uniform(*self.scale)
+                aspect = math.exp(random.uniform(math.log(self.ratio[0]), math.log(self.ratio[1])))
+            eh, ew = int(round(math.sqrt(erase_area * aspect))), int(round(math.sqrt(erase_area / aspect)))
+            if not (eh < h and ew < w):
+                continue
+            if self.value is None:
+                if torch is None:
+                    raise RuntimeError("RandomErasing(value='random') draws its noise with torch")
+                v = torch.empty([c, eh, ew], dtype=torch.float32).normal_()
+            else:
+                v = self.value
+            return dict(i=_randint(0, h - eh + 1), j=_randint(0, w - ew + 1), h=eh, w=ew, v=v)
+        return dict(i=0, j=0, h=h, w=w, v=None)
+
+    def transform(self, image, params):
+        if params["v"] is None:
+            return image  # no window fitted: torchvision returns the input unchanged
+        torch = _torch()
+        v = params["v"]
+        if torch is not None and isinstance(image, torch.Tensor):
+            v = torch.as_tensor(v, dtype=image.dtype).to(image.device, non_blocking=True)
+            if v.ndim == 1:
+                v = v[:, None, None]
+        else:
+            import numpy as np
+
+            v = np.asarray(v, dtype=np.asarray(image).dtype)
+            if v.ndim == 1:
+                v = v[:, None, None]
+        return F.erase(image, params["i"], params["j"], params["h"], params["w"], v, inplace=self.inplace)
+
+
+# ---- conversion --------------------------------------------------------------------------------
+class ToDtype(Transform):
+    def __init__(self, dtype, scale=False):
+        self.dtype, self.scale = dtype, scale
+
+    def transform(self, image, params):
+        return F.to_dtype(image, self.dtype, scale=self.scale)
+
+
+class Normalize(Transform):
+    def __init__(self, mean, std, inplace=False):
+        self.mean, self.std, self.inplace = list(mean), list(std), inplace
+
+    def transform(self, image, params):
+        return F.normalize(image, self.mean, self.std, inplace=self.inplace)
