@@ -45,12 +45,18 @@ std::string Dims::str() const { return join(*this); }
 
 // ---- strides ------------------------------------------------------------------------------
 
+// running *= size without undefined overflow: a shape whose element count overflows gets
+// meaningless strides here and is rejected by check_layout before anything uses them.
+static void grow(std::int64_t& running, std::int64_t size) {
+  if (__builtin_mul_overflow(running, std::max<std::int64_t>(size, 1), &running)) running = INT64_MAX;
+}
+
 Dims contiguous_strides(const Dims& shape) {
   Dims strides = shape;
   std::int64_t running = 1;
   for (int d = shape.size() - 1; d >= 0; --d) {
     strides[d] = running;
-    running *= std::max<std::int64_t>(shape[d], 1);
+    grow(running, shape[d]);
   }
   return strides;
 }
@@ -69,7 +75,7 @@ Dims channels_last_strides(const Dims& shape) {
   std::int64_t running = 1;
   for (int i = rank - 1; i >= 0; --i) {
     strides[order[i]] = running;
-    running *= std::max<std::int64_t>(shape[order[i]], 1);
+    grow(running, shape[order[i]]);
   }
   return strides;
 }
@@ -84,7 +90,7 @@ Dims dense_strides_like(const Dims& shape, std::span<const std::int64_t> like_st
   std::int64_t running = 1;
   for (int i = rank - 1; i >= 0; --i) {
     strides[order[i]] = running;
-    running *= std::max<std::int64_t>(shape[order[i]], 1);
+    grow(running, shape[order[i]]);
   }
   return strides;
 }

@@ -66,6 +66,11 @@ Tensor erase(const Tensor& image, std::int64_t i, std::int64_t j, std::int64_t h
     value = to_dtype(value, image.dtype(), false, value.device().is_cuda() ? std::optional<Stream>(on) : std::nullopt);
   }
   if (!(value.device() == image.device())) value = to_device(value, image.device(), on);
+  // The conversions above may have changed the layout: broadcast strides come from `value`.
+  for (int d = rank - 1; d >= 0; --d) {
+    const int vd = value.dim() - (rank - d);
+    if (strides[d] != 0) strides[d] = value.stride(vd);
+  }
   const Tensor view = from_blob(value.data(), window, strides, image.dtype(), image.device(), value.owner());
   Tensor out = inplace ? image : empty_like(image, std::nullopt, on);
   if (out.numel() > 0) kernel(image, out, view, top, left, on);

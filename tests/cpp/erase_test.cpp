@@ -107,3 +107,21 @@ TEST(Meta, DimensionsChannelsSize) {
 
 }  // namespace
 }  // namespace svt
+
+namespace svt {
+namespace {
+
+// A strided `v` of another dtype is converted first; the window must read the converted copy
+// with its own strides (found on the GPU, where v's layout differed from the converted one).
+TEST(Erase, StridedValueOfAnotherDtype) {
+  const Tensor src = random_cpu({2, 3, 17, 40}, DType::UInt8, 50);
+  const Tensor v = random_cpu({3, 5, 7}, DType::Float32, 51, 0.0, 100.0);
+  const Tensor expected = functional::erase(src, 3, -9, 5, 7, v);
+  for (Layout layout : kAllLayouts) {
+    SCOPED_TRACE(layout_name(layout));
+    EXPECT_TRUE(bitwise_equal(expected, functional::erase(src, 3, -9, 5, 7, with_layout(v, layout, Device::cpu()))));
+  }
+}
+
+}  // namespace
+}  // namespace svt
