@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 
 #include <numeric>
+#include <vector>
 #include <string>
 
 namespace svpy {
@@ -33,6 +34,19 @@ struct ErrorSink {
 void collect_error(void* ctx, const char* kind, const char* message) {
   auto* sink = static_cast<ErrorSink*>(ctx);
   sink->message = std::string(kind ? kind : "Error") + ": " + (message ? message : "");
+}
+
+// PyTorch's allocator records an event on every stream a tensor was record_stream-ed on when it
+// frees the tensor, possibly long after the op. A stream we created must therefore outlive any
+// such tensor: once used that way it stays alive until the process exits (streams used this way
+// are few; found on the H200, where freeing the input after its stream died aborted in torch).
+void keep_alive_for_torch(const Stream& s) {
+  if (!s.is_owned()) return;  // borrowed streams are their owner's business, as in PyTorch
+  static auto* kept = new std::vector<Stream>();  // never destroyed: outlives every tensor
+  for (const Stream& k : *kept) {
+    if (k == s) return;
+  }
+  kept->push_back(s);
 }
 
 bool same_view(const Tensor& a, const Tensor& b) {
@@ -161,6 +175,7 @@ OpCall::OpCall(const char* op, nb::handle input, nb::handle stream, const char* 
         nb::object torch_stream_obj = nb::module_::import_("torch").attr("cuda").attr("ExternalStream")(
             reinterpret_cast<std::uintptr_t>(stream_->handle()), nb::arg("device") = device.index);
         input.attr("record_stream")(torch_stream_obj);
+        keep_alive_for_torch(*stream_);
       }
     }
     factory_ = std::make_unique<TorchOutputFactory>(imported_.api, use_torch);

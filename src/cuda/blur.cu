@@ -193,7 +193,9 @@ __global__ void __launch_bounds__(256)
   const Acc* src = tmp + static_cast<std::int64_t>(plane) * s.h * s.w + x;
   const int ry = s.ky / 2;
   Acc acc = 0;
-  for (int i = 0; i < s.ky; ++i) acc = kernels::pmath::fma_(wy[i], src[kernels::reflect_index(y + i - ry, s.h) * s.w], acc);
+  // y is unsigned: widen before subtracting the radius (y + i - ry would wrap above the image).
+  const std::int64_t y0 = static_cast<std::int64_t>(y) - ry;
+  for (int i = 0; i < s.ky; ++i) acc = kernels::pmath::fma_(wy[i], src[kernels::reflect_index(y0 + i, s.h) * s.w], acc);
   out.data[n * out.stride_n + c * out.stride_c + y * out.stride_h + x * out.stride_w] = kernels::blur_output<T>(acc);
 }
 
