@@ -34,13 +34,7 @@ void dispatch_dtype(DType dtype, const char* op, F&& f) {
   ::streamvision::DType::Float16, ::streamvision::DType::BFloat16, ::streamvision::DType::Float32,         \
       ::streamvision::DType::Float64
 
-// Carrier types for ops that only move bits: one per element size.
-template <std::size_t Size> struct BitsOf;
-template <> struct BitsOf<1> { using type = std::uint8_t; };
-template <> struct BitsOf<2> { using type = std::uint16_t; };
-template <> struct BitsOf<4> { using type = std::uint32_t; };
-template <> struct BitsOf<8> { using type = std::uint64_t; };
-
+// Ops that only move bits run on carrier types, one per element size.
 template <class F>
 void dispatch_itemsize(std::size_t size, F&& f) {
   switch (size) {
