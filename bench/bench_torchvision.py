@@ -198,8 +198,10 @@ def main():
     # Where the time goes: pieces of a call measured alone.
     import streamvision as sv
 
+    small_sv = sv.as_tensor(small_u8)  # no torch on the call path: our allocator, our stream
     for name, fn in [
         ("as_tensor (import only)", lambda: sv.as_tensor(small_u8)),
+        ("horizontal_flip streamvision.Tensor", lambda: F.horizontal_flip(small_sv)),
         ("to_dtype same dtype (no kernel)", lambda: F.to_dtype(small_u8, torch.uint8)),
         ("torch.empty_like", lambda: torch.empty_like(small_u8)),
         ("torch.flip", lambda: torch.flip(small_u8, [-1])),

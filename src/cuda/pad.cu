@@ -1,10 +1,32 @@
 // CUDA engine of pad and crop (kernels/pad_plan.hpp).
 //
-// Each thread writes one 16-byte chunk of the dense output (VEC elements) with one vector store.
-// A chunk inside one row and inside the image reads VEC consecutive input elements: one aligned
-// 16-byte load when the source is aligned, else the two aligned 16-byte blocks around it,
-// funnel-shifted into place (when both blocks lie in the source row; near the row ends it loads
-// element by element). Border chunks map element by element. Index math is 32-bit
+// The dense output is cut into 16-byte chunks (VEC elements); chunk u of a thread starts at
+// ((block * kChunks + u) * 256 + thread) * VEC, so each load and store instruction of a warp covers
+// one contiguous span.
+//
+// Memory-level parallelism: an H200 SM needs ~25 KB in flight to reach copy bandwidth. A thread
+// therefore locates and loads all its kChunks = 4 chunks before it stores any (64 bytes in flight
+// per thread), and __launch_bounds__(256, 3) keeps registers low enough for at least 3 blocks
+// per SM: 768 threads x 64 bytes = 48 KB or more. One chunk per thread would cap it at
+// 2048 x 16 = 32 KB, and much less in practice since most threads are busy with index math
+// rather than waiting.
+//
+// Instructions: fast chunks lie in one output row and either (a) inside the image columns of a
+// source row: one aligned 16-byte load when the source is aligned, else the two aligned 16-byte
+// blocks around it, both inside the source row (never past its ends, even for views at the very
+// start or end of an allocation), funnel-shifted into place; or (b) in a Constant border row
+// with one fill value for the whole chunk: a splat. Per 16 bytes that is one row divmod, pad_row
+// (two divmods, three 64-bit multiply-adds), the interior tests, at most two loads, 15
+// select/funnel instructions and one store: ~110-150 instructions in SASS, whatever the element
+// size, against an issue budget of ~250 per 16 bytes at the copy bandwidth (132 SMs x 4 warp
+// instructions per clock at ~2 GHz, 32 bytes moved per 16-byte chunk). The data stays in uint4
+// registers and plan and fill are __grid_constant__: no local memory.
+//
+// The other chunks (touching a left/right border, a row end when the row's byte length is not a
+// multiple of 16, or a source row end for an unaligned source: one or two per row) map element
+// by element after the fast stores, by the whole warp at once: 32 / VEC chunks per pass, one
+// element per lane, so a warp owing one such chunk (most warps, for uint8 pads) pays ~one
+// element mapping (~60 instructions), not VEC of them in a row. Index math is 32-bit
 // multiply-shift division; outputs above 2^30 elements are launched in pieces of whole rows.
 #include <cuda_runtime.h>
 
@@ -20,6 +42,8 @@ namespace streamvision::cuda {
 
 namespace {
 
+constexpr int kChunks = 4;  // 16-byte chunks per thread, all loaded before any is stored
+
 template <class T, int Capacity>
 struct PadFill {
   T value[Capacity];
@@ -32,6 +56,12 @@ struct PadPiece {
   std::uint32_t elements = 0;
 };
 
+template <class T>
+union Chunk {
+  T v[16 / sizeof(T)];
+  uint4 bits;
+};
+
 template <class T, bool RoundTrip>
 __device__ SV_FORCE_INLINE T load_element(const T* in, std::int64_t offset) {
   if constexpr (RoundTrip) {
@@ -41,87 +71,125 @@ __device__ SV_FORCE_INLINE T load_element(const T* in, std::int64_t offset) {
   }
 }
 
-// Bytes [shift, shift + 16) of the 32 bytes a:b.
+__device__ SV_FORCE_INLINE bool aligned16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
+
+// Bytes [shift, shift + 16) of the 32 bytes a:b (0 < shift < 16): words q..q+4 (q = shift / 4)
+// by two selects on the bits of q (a dynamically indexed array would go through local memory),
+// then a funnel shift by the remaining bytes.
 __device__ SV_FORCE_INLINE uint4 funnel16(const uint4& a, const uint4& b, unsigned shift) {
-  const unsigned w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-  const unsigned q = shift >> 2, r = (shift & 3u) * 8u;
-  unsigned s[5];
-#pragma unroll
-  for (int i = 0; i < 5; ++i) {
-    // w[q + i] without dynamic indexing (which would go through local memory).
-    const unsigned k = q + i;
-    s[i] = k == 0 ? w[0] : k == 1 ? w[1] : k == 2 ? w[2] : k == 3 ? w[3] : k == 4 ? w[4] : k == 5 ? w[5] : k == 6 ? w[6] : w[7];
-  }
-  return make_uint4(__funnelshift_r(s[0], s[1], r), __funnelshift_r(s[1], s[2], r), __funnelshift_r(s[2], s[3], r),
-                    __funnelshift_r(s[3], s[4], r));
+  const bool two = (shift & 8u) != 0, one = (shift & 4u) != 0;
+  const unsigned t0 = two ? a.z : a.x, t1 = two ? a.w : a.y, t2 = two ? b.x : a.z, t3 = two ? b.y : a.w,
+                 t4 = two ? b.z : b.x, t5 = two ? b.w : b.y;
+  const unsigned s0 = one ? t1 : t0, s1 = one ? t2 : t1, s2 = one ? t3 : t2, s3 = one ? t4 : t3, s4 = one ? t5 : t4;
+  const unsigned r = (shift & 3u) * 8u;
+  return make_uint4(__funnelshift_r(s0, s1, r), __funnelshift_r(s1, s2, r), __funnelshift_r(s2, s3, r),
+                    __funnelshift_r(s3, s4, r));
 }
 
 template <class T, bool RoundTrip, int Capacity>
-__global__ void __launch_bounds__(256) pad_kernel(const T* __restrict__ in, T* __restrict__ out, kernels::PadPlan p,
-                                                  kernels::FastDivmod row_len, PadPiece piece, PadFill<T, Capacity> fill) {
+__device__ SV_FORCE_INLINE T pad_value(const T* in, const kernels::PadPlan& p, const PadFill<T, Capacity>& fill,
+                                       const kernels::PadRow& r, std::int64_t e) {
+  std::int64_t channel = 0;
+  const std::int64_t off = kernels::pad_element(p, r, e, channel);
+  return off < 0 ? fill.of(channel) : load_element<T, RoundTrip>(in, off);
+}
+
+template <class T, bool RoundTrip, int Capacity>
+__global__ void __launch_bounds__(256, 3)
+    pad_kernel(const T* __restrict__ in, T* __restrict__ out, const __grid_constant__ kernels::PadPlan p,
+               const kernels::FastDivmod row_len, const PadPiece piece, const __grid_constant__ PadFill<T, Capacity> fill) {
   constexpr int VEC = 16 / sizeof(T);
-  const std::uint32_t f0 = (blockIdx.x * 256u + threadIdx.x) * VEC;
-  if (f0 >= piece.elements) return;
-  const int count = min(VEC, static_cast<int>(piece.elements - f0));
-  const std::int64_t len = row_len.divisor;
-  const std::int64_t g = p.interleaved ? p.c : 1;
-  std::uint32_t local_row, e0;
-  row_len.divmod(f0, local_row, e0);
-  T* dst = out + piece.first_row * len + f0;
+  const std::uint32_t len = row_len.divisor;
+  const std::int64_t g = p.group();
+  const std::int64_t interior_begin = p.interior_begin(), interior_end = p.interior_end();
+  T* const piece_out = out + piece.first_row * len;
+  uint4 block_lo[kChunks], block_hi[kChunks];
+  unsigned shift[kChunks];
+  unsigned fast = 0, slow = 0;  // bit u: chunk u is fast / element by element
 
-  union {
-    T v[VEC];
-    uint4 bits;
-  } chunk;
-
-  auto element = [&](const kernels::PadRow& r, std::int64_t e) {
-    std::int64_t channel = 0;
-    const std::int64_t off = kernels::pad_element(p, r, e, channel);
-    return off < 0 ? fill.of(channel) : load_element<T, RoundTrip>(in, off);
-  };
-
-  if (count == VEC && e0 + VEC <= len) {
-    const kernels::PadRow r = kernels::pad_row(p, piece.first_row + local_row);
-    const std::int64_t ib = p.interior_begin(), ie = p.interior_end();
-    if (r.source >= 0 && p.contiguous_runs && e0 >= ib && e0 + VEC <= ie) {
-      const T* run = in + r.source;                  // the source row's first element
-      const T* src = run + (e0 - p.pad_left * g);    // VEC consecutive elements
-      const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(src);
-      const unsigned shift = static_cast<unsigned>(addr & 15u);
-      const std::uintptr_t lo = addr - shift;
-      const std::uintptr_t run_begin = reinterpret_cast<std::uintptr_t>(run);
-      const std::uintptr_t run_end = reinterpret_cast<std::uintptr_t>(run + p.in_w * g);
-      if (shift == 0) {
-        chunk.bits = *reinterpret_cast<const uint4*>(src);
-      } else if (shift % sizeof(T) == 0 && lo >= run_begin && lo + 32 <= run_end) {
-        chunk.bits = funnel16(*reinterpret_cast<const uint4*>(lo), *reinterpret_cast<const uint4*>(lo + 16), shift);
-      } else {
+  // Phase 1: locate every chunk and issue the loads of the fast ones.
 #pragma unroll
-        for (int k = 0; k < VEC; ++k) chunk.v[k] = src[k];
-      }
-      if constexpr (RoundTrip) {
+  for (int u = 0; u < kChunks; ++u) {
+    const std::uint32_t f0 = ((blockIdx.x * kChunks + u) * 256u + threadIdx.x) * VEC;
+    if (f0 >= piece.elements) continue;
+    std::uint32_t row, e0;
+    row_len.divmod(f0, row, e0);
+    if (f0 + VEC > piece.elements || e0 + VEC > len || !aligned16(piece_out + f0)) {
+      slow |= 1u << u;
+      continue;
+    }
+    const kernels::PadRow r = kernels::pad_row(p, piece.first_row + row);
+    if (r.source < 0 && (!p.interleaved || fill.count == 1)) {  // one fill value for the whole chunk
+      Chunk<T> splat;
 #pragma unroll
-        for (int k = 0; k < VEC; ++k) chunk.v[k] = kernels::float32_round_trip(chunk.v[k]);
-      }
-    } else if (r.source < 0 && !p.interleaved) {
-#pragma unroll
-      for (int k = 0; k < VEC; ++k) chunk.v[k] = fill.of(r.channel);
+      for (int k = 0; k < VEC; ++k) splat.v[k] = fill.of(r.channel);
+      block_lo[u] = splat.bits;
+      shift[u] = 0;
+      fast |= 1u << u;
+      continue;
+    }
+    if (r.source < 0 || !p.contiguous_runs || e0 < interior_begin || e0 + VEC > interior_end) {
+      slow |= 1u << u;
+      continue;
+    }
+    const T* run = in + r.source;                // the source row's first element
+    const T* src = run + (e0 - p.pad_left * g);  // VEC consecutive elements
+    const unsigned s = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(src) & 15u);
+    // The aligned blocks around src, derived from `in` so that the loads stay global (LDG).
+    const uint4* blocks = reinterpret_cast<const uint4*>(reinterpret_cast<const char*>(src) - s);
+    if (s == 0) {
+      block_lo[u] = blocks[0];
+    } else if (s % sizeof(T) == 0 && reinterpret_cast<const char*>(blocks) >= reinterpret_cast<const char*>(run) &&
+               reinterpret_cast<const char*>(blocks + 2) <= reinterpret_cast<const char*>(run + p.in_w * g)) {
+      block_lo[u] = blocks[0];
+      block_hi[u] = blocks[1];
     } else {
-#pragma unroll
-      for (int k = 0; k < VEC; ++k) chunk.v[k] = element(r, e0 + k);
+      slow |= 1u << u;  // an unaligned source at its row's ends, or misaligned elements
+      continue;
     }
-  } else {
-    // The chunk crosses rows or ends the piece: element by element.
-    for (int k = 0; k < count; ++k) {
-      std::uint32_t rr, e;
-      row_len.divmod(f0 + k, rr, e);
-      chunk.v[k] = element(kernels::pad_row(p, piece.first_row + rr), e);
-    }
+    shift[u] = s;
+    fast |= 1u << u;
   }
-  if (count == VEC && (reinterpret_cast<std::uintptr_t>(dst) & 15u) == 0) {
-    *reinterpret_cast<uint4*>(dst) = chunk.bits;
-  } else {
-    for (int k = 0; k < count; ++k) dst[k] = chunk.v[k];
+
+  // Phase 2: store the fast chunks.
+#pragma unroll
+  for (int u = 0; u < kChunks; ++u) {
+    if (((fast >> u) & 1u) == 0) continue;
+    Chunk<T> chunk;
+    chunk.bits = shift[u] == 0 ? block_lo[u] : funnel16(block_lo[u], block_hi[u], shift[u]);
+    if constexpr (RoundTrip) {
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) chunk.v[k] = kernels::float32_round_trip(chunk.v[k]);
+    }
+    const std::uint32_t f0 = ((blockIdx.x * kChunks + u) * 256u + threadIdx.x) * VEC;
+    *reinterpret_cast<uint4*>(piece_out + f0) = chunk.bits;
+  }
+
+  // Phase 3: the other chunks (rare: borders and row ends), element by element by the whole
+  // warp: each pass takes up to 32 / VEC of the chunks its threads still owe, one element per
+  // lane. A thread mapping its own chunk would take VEC serial element mappings while the rest
+  // of its warp waits.
+  constexpr unsigned kPerPass = 32 / VEC;
+  const unsigned lane = threadIdx.x % 32u;
+  for (;;) {
+    const unsigned owing = __ballot_sync(0xffffffffu, slow != 0);
+    if (owing == 0) break;
+    const std::uint32_t next_chunk =
+        slow != 0 ? ((blockIdx.x * kChunks + (__ffs(slow) - 1)) * 256u + threadIdx.x) * VEC : 0;
+    // This lane maps element lane % VEC of the chunk of the (lane / VEC)-th owing thread.
+    unsigned from = owing;
+#pragma unroll
+    for (unsigned j = 0; j + 1 < kPerPass; ++j) {
+      if (j < lane / VEC) from &= from - 1;
+    }
+    const std::uint32_t f0 = __shfl_sync(0xffffffffu, next_chunk, from != 0 ? __ffs(from) - 1 : 0);
+    const std::uint32_t f = f0 + lane % VEC;
+    if (from != 0 && f < piece.elements) {
+      std::uint32_t row, e;
+      row_len.divmod(f, row, e);
+      piece_out[f] = pad_value<T, RoundTrip>(in, p, fill, kernels::pad_row(p, piece.first_row + row), e);
+    }
+    if (slow != 0 && __popc(owing & ((1u << lane) - 1u)) < kPerPass) slow &= slow - 1;  // taken this pass
   }
 }
 
@@ -144,7 +212,7 @@ void launch_pad(const Tensor& input, const Tensor& output, const kernels::PadPla
     piece.first_row = first;
     piece.elements = static_cast<std::uint32_t>(std::min(rows_per_piece, rows - first) * len);
     const std::uint64_t chunks = (piece.elements + VEC - 1) / VEC;
-    const unsigned blocks = static_cast<unsigned>((chunks + 255) / 256);
+    const unsigned blocks = static_cast<unsigned>((chunks + 256 * kChunks - 1) / (256 * kChunks));
     pad_kernel<T, RoundTrip, Capacity><<<blocks, 256, 0, scope.handle()>>>(
         static_cast<const T*>(input.data()), static_cast<T*>(output.data()), plan, row_len, piece, fill);
     scope.check_launch();

@@ -205,7 +205,8 @@ TEST(Stream, CpuOnlyFactsAreConsistent) {
 // On a machine without a usable GPU (CI), the CUDA build still loads, the CPU path works, and
 // asking for CUDA memory fails with a clear message.
 TEST(NoGpu, CudaRequestsFailClearly) {
-  if (cuda_is_available()) GTEST_SKIP() << "a CUDA device is present; this test is for machines without one";
+  // ctest runs this with CUDA_VISIBLE_DEVICES="" (tests/CMakeLists.txt), so no device is visible.
+  ASSERT_FALSE(cuda_is_available()) << "run with CUDA_VISIBLE_DEVICES=\"\"";
   try {
     empty({2, 2}, DType::UInt8, Device::cuda(0));
     FAIL() << "expected an error";
