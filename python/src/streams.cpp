@@ -3,7 +3,7 @@
 #include <nanobind/stl/string.h>
 
 #include <memory>
-#include <sstream>
+#include <cstdio>
 #include <vector>
 
 #include "bindings.hpp"
@@ -58,11 +58,14 @@ std::optional<int> device_of(nb::handle obj) {
   return std::nullopt;
 }
 
+// snprintf, not iostreams: on the H200 machine, formatting through std::ostream in this module
+// crashed inside libstdc++'s locale code once torch was imported (docs/ARCHITECTURE.md, "Python
+// layer"); the C formatter has no locale state to disagree about.
 std::string describe(const Stream& s) {
-  std::ostringstream out;
-  out << "streamvision.Stream(device=" << s.device_index() << ", handle=0x" << std::hex
-      << reinterpret_cast<std::uintptr_t>(s.handle()) << (s.is_owned() ? ", owned" : "") << ")";
-  return out.str();
+  char text[128];
+  std::snprintf(text, sizeof text, "streamvision.Stream(device=%d, handle=0x%llx%s)", s.device_index(),
+                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(s.handle())), s.is_owned() ? ", owned" : "");
+  return text;
 }
 
 }  // namespace

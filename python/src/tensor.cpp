@@ -3,7 +3,6 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
-#include <sstream>
 #include <string>
 
 #include "bindings.hpp"

@@ -40,6 +40,30 @@ inline PlaneSet plane_set(const kernels::ImageBatch& b) {
   return s;
 }
 
+// How the separable resampling kernels walk a batch: channels-last inputs filter all channels of
+// a pixel run together (one plane group per image), other layouts one channel plane at a time.
+struct PlaneGroups {
+  int group = 1;              // channels filtered together: C for channels-last runs, else 1
+  int groups = 1;             // C / group
+  std::uint32_t planes = 0;   // N * groups
+  bool contiguous = false;    // a row of a plane group is one run of consecutive elements
+  bool vector_loads = false;  // ... and every row starts aligned for loads of `load_bytes`
+};
+
+inline PlaneGroups plane_groups(const kernels::ImageBatch& in, std::int64_t element_bytes, std::int64_t load_bytes) {
+  PlaneGroups g;
+  const bool interleaved = in.c > 1 && in.stride_c == 1 && in.stride_w == in.c;
+  g.group = interleaved ? static_cast<int>(in.c) : 1;
+  g.groups = static_cast<int>(in.c) / g.group;
+  g.planes = static_cast<std::uint32_t>(in.n * g.groups);
+  g.contiguous = interleaved || in.stride_w == 1 || in.w == 1;
+  const auto aligned = [&](std::int64_t stride) { return stride * element_bytes % load_bytes == 0; };
+  g.vector_loads = g.contiguous && reinterpret_cast<std::uintptr_t>(in.data) % load_bytes == 0 &&
+                   (in.h <= 1 || aligned(in.stride_h)) && (in.n <= 1 || aligned(in.stride_n)) &&
+                   (g.groups <= 1 || aligned(in.stride_c));
+  return g;
+}
+
 // Grid of a pixel-major kernel: x covers `pixels` in blocks of 256, y splits `planes` into
 // groups so that the launch has roughly `target_threads` threads.
 struct PixelGrid {

@@ -102,6 +102,57 @@ TEST(GeometryCuda, ResizeEqualsCpu) {
   EXPECT_TRUE(bitwise_equal(functional::resized_crop(big, 7, 9, 50, 61, {32, 32}), functional::resized_crop(gbig, 7, 9, 50, 61, {32, 32})));
 }
 
+// Antialiased resize at the benchmark's size and at extreme ratios: tall row bands, wide filter
+// spans (a whole 3000-row column or 5000-element row per output), and more planes than one grid
+// dimension holds.
+TEST(GeometryCuda, AntialiasResizeLargeRatiosEqualCpu) {
+  SV_REQUIRE_GPU();
+  struct Case {
+    Dims shape;
+    std::vector<std::int64_t> size;
+    std::vector<DType> dtypes;
+  };
+  const std::vector<Case> cases{{{2, 3, 1080, 1920}, {224, 224}, {DType::UInt8, DType::Float32}},
+                                {{1, 1, 3000, 2}, {1, 1}, {DType::UInt8, DType::Float64}},
+                                {{1, 1, 2, 5000}, {2, 3}, {DType::Float32, DType::Float64}},
+                                {{70000, 1, 3, 3}, {2, 2}, {DType::UInt8}}};
+  std::uint64_t seed = 6500;
+  for (const Case& c : cases) {
+    for (DType dtype : c.dtypes) {
+      const Tensor src = random_cpu(c.shape, dtype, seed++);
+      for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast}) {
+        const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        for (InterpolationMode mode : {InterpolationMode::Bilinear, InterpolationMode::Bicubic}) {
+          SCOPED_TRACE(describe(c.shape, dtype, layout) + " " + interpolation_mode_name(mode));
+          ASSERT_TRUE(bitwise_equal(functional::resize(cpu_in, c.size, mode, std::nullopt, true),
+                                    functional::resize(gpu_in, c.size, mode, std::nullopt, true)));
+        }
+      }
+    }
+  }
+}
+
+// uint8 bicubic (torch's CPU integer path) at the benchmark's size with and without antialias,
+// and upscaled: the fused kernel's bands, ring slots and staged rows against the CPU engine.
+TEST(GeometryCuda, Uint8BicubicResizeEqualsCpu) {
+  SV_REQUIRE_GPU();
+  const std::vector<std::pair<Dims, std::vector<std::int64_t>>> cases{{{2, 3, 1080, 1920}, {224, 224}}, {{2, 3, 45, 70}, {301, 97}}};
+  std::uint64_t seed = 6600;
+  for (const auto& [shape, size] : cases) {
+    const Tensor src = random_cpu(shape, DType::UInt8, seed++);
+    for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast}) {
+      const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+      const Tensor gpu_in = with_layout(src, layout, kGpu);
+      for (bool aa : {true, false}) {
+        SCOPED_TRACE(describe(shape, DType::UInt8, layout) + (aa ? " aa" : ""));
+        ASSERT_TRUE(bitwise_equal(functional::resize(cpu_in, size, InterpolationMode::Bicubic, std::nullopt, aa),
+                                  functional::resize(gpu_in, size, InterpolationMode::Bicubic, std::nullopt, aa)));
+      }
+    }
+  }
+}
+
 TEST(GeometryCuda, WarpsEqualCpu) {
   SV_REQUIRE_GPU();
   std::vector<Dims> shapes{{3, 5, 7}, {2, 3, 9, 13}, {2, 1, 2, 6, 11}, {1, 1, 37}, {3, 17, 1}, {2, 4, 67, 101}, {0, 3, 4, 5}};
