@@ -11,38 +11,23 @@
 // 2048 x 16 = 32 KB, and much less in practice since most threads are busy with index math
 // rather than waiting.
 //
-// Windows: every chunk whose bytes a few aligned loads can supply is assembled in registers.
-// Its row (or, for a chunk straddling a row end, each of its two rows) is seen as the source row
-// extended by its borders, and the chunk as 16 bytes of two consecutive aligned 16-byte blocks of
-// that virtual row, funnel-shifted into place. A block is (a) loaded, only when it lies inside
-// the source row (never past its ends, even for views at the very start or end of an
-// allocation); (b) a splat of the fill, when it lies wholly in a Constant border (or the whole
-// row does); or (c) a mirror block, the block just before or after the row in an Edge, Reflect
-// or Symmetric border: made from the row's first or last two aligned blocks by an element splat
-// or reversal (and a one-element funnel shift for Reflect): enough for paddings of up to one
-// block (16 bytes, so 4-pixel pads of uint8 and float32 alike). Straddling chunks (rows whose byte length is not a
-// multiple of 16: 1928-byte padded rows, 1800-byte crops) merge their two windows by a byte
-// mask. All loads of a thread's chunks are issued before the first store, so border and
-// straddling chunks keep the memory-level parallelism of the others.
+// Instructions: fast chunks lie in one output row and either (a) inside the image columns of a
+// source row: one aligned 16-byte load when the source is aligned, else the two aligned 16-byte
+// blocks around it, both inside the source row (never past its ends, even for views at the very
+// start or end of an allocation), funnel-shifted into place; or (b) in a Constant border row
+// with one fill value for the whole chunk: a splat. Per 16 bytes that is one row divmod, pad_row
+// (two divmods, three 64-bit multiply-adds), the interior tests, at most two loads, 15
+// select/funnel instructions and one store: ~110-150 instructions in SASS, whatever the element
+// size, against an issue budget of ~250 per 16 bytes at the copy bandwidth (132 SMs x 4 warp
+// instructions per clock at ~2 GHz, 32 bytes moved per 16-byte chunk). The data stays in uint4
+// registers and plan and fill are __grid_constant__: no local memory.
 //
-// Instructions, per 16 bytes: one row divmod, pad_row (two divmods, three 64-bit multiply-adds),
-// the window's block tests, at most two loads, the funnel (15 select/shift instructions) and one
-// store: ~130 in SASS whatever the element size, against an issue budget of ~250 per 16 bytes at
-// the copy bandwidth (132 SMs x 4 warp instructions per clock at ~2 GHz, 32 bytes moved per
-// 16-byte chunk). A border or straddling chunk adds a second pad_row and window, the mirror
-// block and the merge (~80 more), paid by its warp once, as divergent work: with 4 pixels of
-// padding on uint8 rows, about one warp instruction span in two holds one. The data stays in
-// uint4 registers (no dynamically indexed arrays, no conditional between two uint4 lvalues) and
-// plan and fill are __grid_constant__: no local memory. A thread keeps registers for one
-// straddling chunk: its chunks lie 4096 bytes apart, so it owns a second one only when a
-// multiple of 4096 bytes falls within 16 bytes of a multiple of the row length.
-//
-// The other chunks (element-misaligned or strided sources, an unaligned source row at a border,
-// paddings beyond one block in the mirrored modes, channels_last mirrors or per-channel fills,
-// a thread's second straddling chunk, rows shorter than a chunk, the last partial chunk) map
-// element by element after the window stores, by the whole warp at once: 32 / VEC chunks per
-// pass, one element per lane (~60 instructions per pass and a dependent load). Index math is
-// 32-bit multiply-shift division; outputs above 2^30 elements are launched in pieces of whole rows.
+// The other chunks (touching a left/right border, a row end when the row's byte length is not a
+// multiple of 16, or a source row end for an unaligned source: one or two per row) map element
+// by element after the fast stores, by the whole warp at once: 32 / VEC chunks per pass, one
+// element per lane, so a warp owing one such chunk (most warps, for uint8 pads) pays ~one
+// element mapping (~60 instructions), not VEC of them in a row. Index math is 32-bit
+// multiply-shift division; outputs above 2^30 elements are launched in pieces of whole rows.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -101,149 +86,6 @@ __device__ SV_FORCE_INLINE uint4 funnel16(const uint4& a, const uint4& b, unsign
                     __funnelshift_r(s3, s4, r));
 }
 
-template <class T>
-__device__ SV_FORCE_INLINE uint4 splat16(T value) {
-  Chunk<T> c;
-#pragma unroll
-  for (int k = 0; k < 16 / static_cast<int>(sizeof(T)); ++k) c.v[k] = value;
-  return c.bits;
-}
-
-// a when pick, else b, by value: a conditional between two uint4 lvalues selects their
-// addresses, which keeps arrays of them out of registers.
-__device__ SV_FORCE_INLINE uint4 select16(bool pick, const uint4& a, const uint4& b) {
-  return make_uint4(pick ? a.x : b.x, pick ? a.y : b.y, pick ? a.z : b.z, pick ? a.w : b.w);
-}
-
-// The elements of v in reverse order.
-template <class T>
-__device__ SV_FORCE_INLINE uint4 reverse16(const uint4& v) {
-  if constexpr (sizeof(T) == 8) {
-    return make_uint4(v.z, v.w, v.x, v.y);
-  } else if constexpr (sizeof(T) == 4) {
-    return make_uint4(v.w, v.z, v.y, v.x);
-  } else {
-    constexpr unsigned kSelect = sizeof(T) == 2 ? 0x1032u : 0x0123u;
-    return make_uint4(__byte_perm(v.w, 0, kSelect), __byte_perm(v.z, 0, kSelect), __byte_perm(v.y, 0, kSelect),
-                      __byte_perm(v.x, 0, kSelect));
-  }
-}
-
-// A chunk's 16 bytes come from a window: bytes [shift, shift + 16) of two consecutive aligned
-// 16-byte blocks of its source row extended by its borders (the row's elements are virtual
-// positions 0 .. in_w * G - 1). The blocks are held in registers x and y, except a mirror block
-// (the block just before or after the row, in a non-Constant border), synthesized in phase 2
-// from x and y. A window's code: bits 0-3 the shift, then the flags below; without kMirrored its
-// blocks are x, y.
-constexpr unsigned kMirrored = 1u << 4;      // one of its blocks is a mirror block
-constexpr unsigned kRightMirror = 1u << 5;   // the mirror block is the one after the row
-constexpr unsigned kFirstMirror = 1u << 6;   // the first block is the mirror block, else y or x:
-constexpr unsigned kFirstInY = 1u << 7;      // the first block is y
-constexpr unsigned kSecondMirror = 1u << 8;  // the second block is the mirror block, else x
-
-__device__ SV_FORCE_INLINE uint4 load_block(const char* in, std::int64_t offset) {
-  return __ldg(reinterpret_cast<const uint4*>(in + offset));
-}
-
-// The block of positions [-VEC, 0) (left, from x = the row's block 0 and y = its block 1) or
-// [in_w, in_w + VEC) (right, from x = the row's second-to-last block, y = its last block). Only
-// Reflect101 reads two blocks; for Edge and Symmetric, x and y both hold the row's end block.
-template <class T>
-__device__ SV_FORCE_INLINE uint4 mirror_block(kernels::Border border, bool right, const uint4& x, const uint4& y) {
-  constexpr unsigned kSize = sizeof(T);
-  switch (border) {
-    case kernels::Border::Replicate: {
-      Chunk<T> c;
-      c.bits = select16(right, y, x);
-      return splat16<T>(right ? c.v[16 / kSize - 1] : c.v[0]);
-    }
-    case kernels::Border::Reflect:  // position -1 - j reads column j, in_w + j reads in_w - 1 - j
-      return reverse16<T>(select16(right, y, x));
-    default:  // Reflect101: position -1 - j reads column j + 1, in_w + j reads in_w - 2 - j
-      return reverse16<T>(funnel16(x, y, right ? 16 - kSize : kSize));
-  }
-}
-
-template <class T>
-__device__ SV_FORCE_INLINE uint4 window_bits(kernels::Border border, const uint4& x, const uint4& y, unsigned code) {
-  const unsigned shift = code & 15u;
-  uint4 first = x, second = y;
-  if ((code & kMirrored) != 0) {
-    const uint4 mirror = mirror_block<T>(border, (code & kRightMirror) != 0, x, y);
-    first = select16((code & kFirstMirror) != 0, mirror, select16((code & kFirstInY) != 0, y, x));
-    second = select16((code & kSecondMirror) != 0, mirror, x);
-  }
-  return shift == 0 ? first : funnel16(first, second, shift);
-}
-
-// Locates the window of output bytes [need_lo, need_hi) of a chunk whose byte 0 is element
-// `position` (virtual, see above) of row r, and issues its loads: false when a block it needs is
-// neither inside the source row, a Constant border block with one fill value, nor the mirror
-// block at an aligned end of a planar row of at least 16 bytes (Reflect101: 32), which the
-// element-by-element path then maps. A load is only ever issued for a block inside the row.
-template <class T, int Capacity>
-__device__ SV_FORCE_INLINE bool locate_window(const T* in, const kernels::PadPlan& p, const PadFill<T, Capacity>& fill,
-                                              const kernels::PadRow& r, std::int64_t position, unsigned need_lo,
-                                              unsigned need_hi, uint4& x, uint4& y, unsigned& code) {
-  constexpr std::int64_t kSize = sizeof(T);
-  const bool one_fill = !p.interleaved || fill.count == 1;
-  if (r.source < 0) {  // a Constant border row
-    if (!one_fill) return false;
-    x = y = splat16<T>(fill.of(r.channel));
-    code = 0;
-    return true;
-  }
-  if (!p.contiguous_runs) return false;
-  const char* base = reinterpret_cast<const char*>(in);
-  // Byte offsets from `in`: the source row [run, end) and the window's first block a.
-  const std::int64_t run = r.source * kSize, end = run + p.in_w * p.group() * kSize;
-  const std::int64_t src = run + position * kSize;
-  const unsigned shift = static_cast<unsigned>((reinterpret_cast<std::uintptr_t>(base) + src) & 15u);
-  if (shift % kSize != 0) return false;
-  const std::int64_t a = src - shift;
-  const bool need_a = shift + need_lo < 16, need_b = shift != 0 && shift + need_hi > 16;
-  const auto inside = [&](std::int64_t b) { return b >= run && b + 16 <= end; };
-  const auto fill_block = [&](std::int64_t b) {
-    return p.border == kernels::Border::Constant && one_fill && (b + 16 <= run || b >= end);
-  };
-  if ((!need_a || inside(a) || fill_block(a)) && (!need_b || inside(a + 16) || fill_block(a + 16))) {
-    const uint4 outside = splat16<T>(fill.of(r.channel));  // also stands in for a block not needed
-    x = need_a && inside(a) ? load_block(base, a) : outside;
-    y = need_b && inside(a + 16) ? load_block(base, a + 16) : outside;
-    code = shift;
-    return true;
-  }
-  if (p.border == kernels::Border::Constant || p.interleaved) return false;  // pixels mirror as a whole
-  // A mirror block: the window's other needed block, if any, is the row block next to it.
-  const std::int64_t first = need_a ? a : a + 16, last = need_b ? a + 16 : a;
-  const std::int64_t mirrored = p.border == kernels::Border::Reflect101 ? 32 : 16;  // row bytes a mirror reads
-  if (first + 16 == run) {
-    if (run + mirrored > end) return false;
-    x = load_block(base, run);
-    y = p.border == kernels::Border::Reflect101 ? load_block(base, run + 16) : x;
-    code = shift | kMirrored | (a == first ? kFirstMirror : 0u) | (a + 16 == run ? 0u : kSecondMirror);
-    return true;
-  }
-  if (last == end) {
-    if (end - mirrored < run) return false;
-    y = load_block(base, end - 16);
-    x = p.border == kernels::Border::Reflect101 ? load_block(base, end - 32) : y;
-    code = shift | kMirrored | kRightMirror | (a == end ? kFirstMirror : kFirstInY) | kSecondMirror;
-    return true;
-  }
-  return false;
-}
-
-// Bytes [0, split) of a, the rest of b.
-__device__ SV_FORCE_INLINE uint4 merge16(const uint4& a, const uint4& b, unsigned split) {
-  const auto word = [split](unsigned lo, unsigned hi, unsigned j) {
-    const int n = min(max(static_cast<int>(split) - 4 * static_cast<int>(j), 0), 4);
-    const unsigned mask = n == 4 ? ~0u : (1u << (8 * n)) - 1u;
-    return (lo & mask) | (hi & ~mask);
-  };
-  return make_uint4(word(a.x, b.x, 0), word(a.y, b.y, 1), word(a.z, b.z, 2), word(a.w, b.w, 3));
-}
-
 template <class T, bool RoundTrip, int Capacity>
 __device__ SV_FORCE_INLINE T pad_value(const T* in, const kernels::PadPlan& p, const PadFill<T, Capacity>& fill,
                                        const kernels::PadRow& r, std::int64_t e) {
@@ -258,51 +100,63 @@ __global__ void __launch_bounds__(256, 3)
                const kernels::FastDivmod row_len, const PadPiece piece, const __grid_constant__ PadFill<T, Capacity> fill) {
   constexpr int VEC = 16 / sizeof(T);
   const std::uint32_t len = row_len.divisor;
-  const std::int64_t left = p.pad_left * p.group();  // output element e of a row is virtual position e - left
+  const std::int64_t g = p.group();
+  const std::int64_t interior_begin = p.interior_begin(), interior_end = p.interior_end();
   T* const piece_out = out + piece.first_row * len;
-  uint4 x[kChunks], y[kChunks];  // chunk u's window blocks, set when locate_window succeeds
-  unsigned code[kChunks] = {};
-  // The one chunk of this thread that straddles two rows and is mapped by windows: bytes
-  // [0, split) from its window in row `row`, the rest from window (x2, y2, code2) in row + 1.
-  int straddler = -1;
-  uint4 x2, y2;
-  unsigned code2 = 0, split = 0;
-  unsigned fast = 0, slow = 0;  // bit u: chunk u is mapped by windows / element by element
+  uint4 block_lo[kChunks], block_hi[kChunks];
+  unsigned shift[kChunks];
+  unsigned fast = 0, slow = 0;  // bit u: chunk u is fast / element by element
 
-  // Phase 1: locate every chunk and issue its loads.
+  // Phase 1: locate every chunk and issue the loads of the fast ones.
 #pragma unroll
   for (int u = 0; u < kChunks; ++u) {
     const std::uint32_t f0 = ((blockIdx.x * kChunks + u) * 256u + threadIdx.x) * VEC;
     if (f0 >= piece.elements) continue;
     std::uint32_t row, e0;
     row_len.divmod(f0, row, e0);
-    const std::uint32_t in_row = min(len - e0, static_cast<std::uint32_t>(VEC));  // elements in row `row`
-    bool ok = f0 + VEC <= piece.elements && aligned16(piece_out + f0) &&
-              locate_window(in, p, fill, kernels::pad_row(p, piece.first_row + row), e0 - left, 0,
-                            in_row * sizeof(T), x[u], y[u], code[u]);
-    if (ok && in_row < VEC) {  // the rest of the chunk starts row + 1, and lies within it
-      ok = straddler < 0 && VEC - in_row <= len &&
-           locate_window(in, p, fill, kernels::pad_row(p, piece.first_row + row + 1),
-                         -static_cast<std::int64_t>(in_row) - left, in_row * sizeof(T), 16, x2, y2, code2);
-      if (ok) {
-        straddler = u;
-        split = in_row * sizeof(T);
-      }
-    }
-    if (ok) {
-      fast |= 1u << u;
-    } else {
+    if (f0 + VEC > piece.elements || e0 + VEC > len || !aligned16(piece_out + f0)) {
       slow |= 1u << u;
+      continue;
     }
+    const kernels::PadRow r = kernels::pad_row(p, piece.first_row + row);
+    if (r.source < 0 && (!p.interleaved || fill.count == 1)) {  // one fill value for the whole chunk
+      Chunk<T> splat;
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) splat.v[k] = fill.of(r.channel);
+      block_lo[u] = splat.bits;
+      shift[u] = 0;
+      fast |= 1u << u;
+      continue;
+    }
+    if (r.source < 0 || !p.contiguous_runs || e0 < interior_begin || e0 + VEC > interior_end) {
+      slow |= 1u << u;
+      continue;
+    }
+    const T* run = in + r.source;                // the source row's first element
+    const T* src = run + (e0 - p.pad_left * g);  // VEC consecutive elements
+    const unsigned s = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(src) & 15u);
+    // The aligned blocks around src, derived from `in` so that the loads stay global (LDG).
+    const uint4* blocks = reinterpret_cast<const uint4*>(reinterpret_cast<const char*>(src) - s);
+    if (s == 0) {
+      block_lo[u] = blocks[0];
+    } else if (s % sizeof(T) == 0 && reinterpret_cast<const char*>(blocks) >= reinterpret_cast<const char*>(run) &&
+               reinterpret_cast<const char*>(blocks + 2) <= reinterpret_cast<const char*>(run + p.in_w * g)) {
+      block_lo[u] = blocks[0];
+      block_hi[u] = blocks[1];
+    } else {
+      slow |= 1u << u;  // an unaligned source at its row's ends, or misaligned elements
+      continue;
+    }
+    shift[u] = s;
+    fast |= 1u << u;
   }
 
-  // Phase 2: assemble and store the window-mapped chunks.
+  // Phase 2: store the fast chunks.
 #pragma unroll
   for (int u = 0; u < kChunks; ++u) {
     if (((fast >> u) & 1u) == 0) continue;
     Chunk<T> chunk;
-    chunk.bits = window_bits<T>(p.border, x[u], y[u], code[u]);
-    if (u == straddler) chunk.bits = merge16(chunk.bits, window_bits<T>(p.border, x2, y2, code2), split);
+    chunk.bits = shift[u] == 0 ? block_lo[u] : funnel16(block_lo[u], block_hi[u], shift[u]);
     if constexpr (RoundTrip) {
 #pragma unroll
       for (int k = 0; k < VEC; ++k) chunk.v[k] = kernels::float32_round_trip(chunk.v[k]);
@@ -311,11 +165,10 @@ __global__ void __launch_bounds__(256, 3)
     *reinterpret_cast<uint4*>(piece_out + f0) = chunk.bits;
   }
 
-  // Phase 3: the other chunks (rare, see the top), element by element by the whole warp: each
-  // pass takes up to 32 / VEC of the chunks its threads still owe, one element per lane. A
-  // thread mapping its own chunk would take VEC serial element mappings while the rest of its
-  // warp waits. The full-mask ballot and shuffle need all 32 lanes here, in step: blocks are
-  // whole warps, no thread returns early, and `owing`, which ends the loop, is warp-uniform.
+  // Phase 3: the other chunks (rare: borders and row ends), element by element by the whole
+  // warp: each pass takes up to 32 / VEC of the chunks its threads still owe, one element per
+  // lane. A thread mapping its own chunk would take VEC serial element mappings while the rest
+  // of its warp waits.
   constexpr unsigned kPerPass = 32 / VEC;
   const unsigned lane = threadIdx.x % 32u;
   for (;;) {
