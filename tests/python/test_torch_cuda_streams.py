@@ -5,6 +5,7 @@ events on ``s`` cover them, they are ordered after earlier work on ``s``, and th
 captured into CUDA graphs. Negative controls prove each check can fail.
 """
 
+import itertools
 import subprocess
 import sys
 import threading
@@ -212,7 +213,7 @@ def test_four_threads_each_on_its_own_stream():
     assert not errors, errors
 
 
-_handshake_calls = iter(range(1, 1_000_000))
+_handshake_calls = itertools.count(1)
 
 
 def _handshake(consumer_sync):
