@@ -4,6 +4,10 @@
 namespace svpy {
 namespace {
 
+// streamvision.UnsupportedDTypeError: a TypeError that says "no kernel for this dtype", so that
+// callers (the torchvision backend) can fall back without parsing messages.
+PyObject* unsupported_dtype_error = nullptr;
+
 void translate(const std::exception_ptr& p, void*) {
   try {
     std::rethrow_exception(p);
@@ -13,6 +17,7 @@ void translate(const std::exception_ptr& p, void*) {
       case ErrorKind::Value: PyErr_SetString(PyExc_ValueError, e.what()); break;
       case ErrorKind::NotImplemented: PyErr_SetString(PyExc_NotImplementedError, e.what()); break;
       case ErrorKind::Runtime: PyErr_SetString(PyExc_RuntimeError, e.what()); break;
+      case ErrorKind::UnsupportedDType: PyErr_SetString(unsupported_dtype_error, e.what()); break;
     }
   }
 }
@@ -23,6 +28,9 @@ void translate(const std::exception_ptr& p, void*) {
 NB_MODULE(_C, m) {
   using namespace svpy;
   m.doc() = "streamvision's compiled core: tensors, streams and image ops on the caller's current CUDA stream.";
+  unsupported_dtype_error = PyErr_NewExceptionWithDoc(
+      "streamvision.UnsupportedDTypeError", "No streamvision kernel for this (op, device, dtype).", PyExc_TypeError, nullptr);
+  m.attr("UnsupportedDTypeError") = nb::handle(unsupported_dtype_error);
   nb::register_exception_translator(&translate);
   bind_dtypes(m);
   bind_streams(m);

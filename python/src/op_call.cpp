@@ -169,6 +169,7 @@ OpCall::OpCall(const char* op, nb::handle input, nb::handle stream, const char* 
     if (device.is_cuda()) {
       const std::optional<Stream> torch_stream = torch_current_stream(imported_.api, device.index);
       use_torch = torch_stream && *torch_stream == *stream_;
+      on_torch_stream_ = use_torch;
       if (!use_torch) {
         // The input may be freed by PyTorch while the op still reads it on another stream:
         // tell PyTorch's allocator about that use, as torch.Tensor.record_stream does.
@@ -184,6 +185,41 @@ OpCall::OpCall(const char* op, nb::handle input, nb::handle stream, const char* 
 }
 
 OpCall::~OpCall() = default;
+
+Tensor OpCall::argument(nb::handle obj, const char* name) {
+  nb::handle source = obj;
+  if (imported_.origin == Origin::Torch && nb::hasattr(obj, "device") && nb::hasattr(obj, "to")) {
+    nb::object device = input_obj_.attr("device");
+    if (!obj.attr("device").equal(device)) {
+      moved_.push_back(obj.attr("to")(device));
+      source = moved_.back();
+    }
+  }
+  return import_tensor(source, op_, name, stream_).tensor;
+}
+
+nb::object OpCall::torch_on_op_stream(const std::function<nb::object()>& fn) {
+  if (on_torch_stream_ || !stream_) return fn();
+  nb::object cuda = nb::module_::import_("torch").attr("cuda");
+  nb::object ours = cuda.attr("ExternalStream")(reinterpret_cast<std::uintptr_t>(stream_->handle()),
+                                                nb::arg("device") = imported_.tensor.device().index);
+  nb::object scope = cuda.attr("stream")(ours);
+  scope.attr("__enter__")();
+  nb::object result;
+  try {
+    result = fn();
+  } catch (...) {
+    scope.attr("__exit__")(nb::none(), nb::none(), nb::none());
+    throw;
+  }
+  scope.attr("__exit__")(nb::none(), nb::none(), nb::none());
+  return result;
+}
+
+void OpCall::mark_modified() {
+  if (imported_.origin != Origin::Torch) return;
+  nb::module_::import_("torch.autograd.graph").attr("increment_version")(input_obj_);
+}
 
 nb::object OpCall::wrap(const Tensor& out) {
   scope_.reset();

@@ -6,8 +6,10 @@
 // streamvision.Tensor out.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "bindings.hpp"
 
@@ -27,6 +29,23 @@ class OpCall {
   // CPU work on non-torch inputs runs without the GIL.
   bool release_gil() const { return input().device().is_cpu() && imported_.origin != Origin::Torch; }
 
+  // A tensor argument of the op (elastic's displacement, erase's value), imported for the
+  // input's device and stream. A torch tensor on another device is moved there first with
+  // torch (`.to(device)` on torch's current stream), as torchvision does; the moved copy lives
+  // as long as this call.
+  Tensor argument(nb::handle obj, const char* name);
+
+  bool torch_input() const { return imported_.origin == Origin::Torch; }
+
+  // Runs fn() (torch work that feeds the op, e.g. a draw from torch's generator) so that it is
+  // ordered before the op: on the op's stream, entered as torch's current stream when the op
+  // does not run on torch's own current stream.
+  nb::object torch_on_op_stream(const std::function<nb::object()>& fn);
+
+  // Tells autograd that an in-place op wrote the input (bumps a torch tensor's version counter,
+  // as torch's own in-place ops do), so that a later backward through it raises.
+  void mark_modified();
+
   // The op's result as the input's kind of tensor. A result that is the input itself (to_dtype
   // to the same dtype, an in-place op) returns the input object.
   nb::object wrap(const Tensor& out);
@@ -37,6 +56,8 @@ class OpCall {
   Imported imported_;
   std::optional<Stream> stream_;
   std::unique_ptr<TorchOutputFactory> factory_;
+  std::vector<nb::object> moved_;
+  bool on_torch_stream_ = true;  // a CUDA op runs on torch's current stream  // arguments copied to the input's device
   std::optional<TensorFactoryScope> scope_;
 };
 

@@ -85,19 +85,35 @@ void bind_color_ops(nb::module_& m) {
       "Gaussian blur; kernel_size is [kx, ky] (x first), odd and positive.");
 
   m.def("gaussian_noise", [](nb::handle inpt, double mean, double sigma, bool clip, Generator* generator, nb::handle stream) {
-        return run_op("gaussian_noise", inpt, stream, [&](const Tensor& x, const OptStream& s) {
-          return functional::gaussian_noise(x, mean, sigma, clip, generator, s);
-        });
+        OpCall call("gaussian_noise", inpt, stream);
+        Tensor out;
+        if (generator == nullptr && call.torch_input()) {
+          // torchvision's normals: torch.randn_like from torch's generator (reproducible under
+          // torch.manual_seed, graph-safe on CUDA as torch's own draws are), drawn only after
+          // the arguments were checked, as torchvision does.
+          const DType want = functional::gaussian_noise_normals_dtype(call.input(), sigma);
+          nb::object torch = nb::module_::import_("torch");
+          nb::object dtype = want == call.input().dtype() ? inpt.attr("dtype") : torch.attr("float32");
+          nb::object normals = call.torch_on_op_stream([&] { return torch.attr("randn_like")(inpt, nb::arg("dtype") = dtype); });
+          out = functional::gaussian_noise(call.input(), call.argument(normals, "normals"), mean, sigma, clip, call.stream());
+        } else {
+          out = functional::gaussian_noise(call.input(), mean, sigma, clip, generator, call.stream());
+        }
+        return call.wrap(out);
       }, nb::arg("inpt"), nb::arg("mean") = 0.0, nb::arg("sigma") = 0.1, nb::arg("clip") = true, nb::kw_only(),
       nb::arg("generator").none() = nb::none(), nb::arg("stream").none() = nb::none(),
-      "x + N(mean, sigma), from streamvision's counter-based generator (reproducible on CPU and CUDA alike).");
+      "x + N(mean, sigma) as torchvision computes it. Torch tensors draw their normals from torch's generator "
+      "(torch.randn_like, so torch.manual_seed gives torchvision's values); other inputs, or an explicit "
+      "streamvision Generator, draw from streamvision's counter-based generator (the same values on CPU and CUDA).");
 
   m.def("erase", [](nb::handle inpt, std::int64_t i, std::int64_t j, std::int64_t h, std::int64_t w, nb::handle v, bool inplace,
                     nb::handle stream) {
         OpCall call("erase", inpt, stream);
         if (inplace && call.read_only()) throw Error(ErrorKind::Value, "erase", "inpt", "a writable tensor for inplace=True", "a read-only array");
-        const Tensor value = import_tensor(v, "erase", "v", call.stream()).tensor;
-        return call.wrap(functional::erase(call.input(), i, j, h, w, value, inplace, call.stream()));
+        const Tensor value = call.argument(v, "v");
+        const Tensor out = functional::erase(call.input(), i, j, h, w, value, inplace, call.stream());
+        if (inplace) call.mark_modified();
+        return call.wrap(out);
       }, nb::arg("inpt"), nb::arg("i"), nb::arg("j"), nb::arg("h"), nb::arg("w"), nb::arg("v"), nb::arg("inplace") = false,
       nb::kw_only(), nb::arg("stream").none() = nb::none(), "Sets the window [i, i+h) x [j, j+w) to `v` (broadcast).");
 

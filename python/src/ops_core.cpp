@@ -39,15 +39,15 @@ void bind_core_ops(nb::module_& m) {
         if (inplace && call.read_only()) {
           throw Error(ErrorKind::Value, "normalize", "inpt", "a writable tensor for inplace=True", "a read-only array");
         }
+        Tensor out;
         if (call.release_gil()) {
-          Tensor out;
-          {
-            nb::gil_scoped_release release;
-            out = functional::normalize(call.input(), m_, s_, inplace, call.stream());
-          }
-          return call.wrap(out);
+          nb::gil_scoped_release release;
+          out = functional::normalize(call.input(), m_, s_, inplace, call.stream());
+        } else {
+          out = functional::normalize(call.input(), m_, s_, inplace, call.stream());
         }
-        return call.wrap(functional::normalize(call.input(), m_, s_, inplace, call.stream()));
+        if (inplace) call.mark_modified();
+        return call.wrap(out);
       }, nb::arg("inpt"), nb::arg("mean"), nb::arg("std"), nb::arg("inplace") = false, nb::kw_only(),
       nb::arg("stream").none() = nb::none(),
       "(inpt - mean[c]) / std[c] per channel for float images [..., C, H, W] "

@@ -21,14 +21,14 @@ void adjust_brightness(const Tensor& input, const Tensor& output, double factor,
 }
 
 void invert(const Tensor& input, const Tensor& output, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "invert", [&](auto tag) {
+  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "invert", [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_map<T>(input, output, kernels::InvertOp<T>{});
   });
 }
 
 void posterize(const Tensor& input, const Tensor& output, int bits, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "posterize", [&](auto tag) {
+  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "posterize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto op = kernels::make_posterize_op<T>(bits);
     run_map<T>(input, output, op);
@@ -36,7 +36,7 @@ void posterize(const Tensor& input, const Tensor& output, int bits, const Stream
 }
 
 void solarize(const Tensor& input, const Tensor& output, double threshold, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "solarize", [&](auto tag) {
+  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "solarize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_map<T>(input, output, kernels::make_solarize_op<T>(threshold));
   });
@@ -84,9 +84,9 @@ void adjust_hue(const Tensor& input, const Tensor& output, double hue_factor, co
 }
 
 SV_REGISTER_KERNEL(ops::AdjustBrightness, DeviceType::CPU, &adjust_brightness, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Invert, DeviceType::CPU, &invert, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Posterize, DeviceType::CPU, &posterize, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Solarize, DeviceType::CPU, &solarize, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::Invert, DeviceType::CPU, &invert, kernels::kLevelsDTypes);
+SV_REGISTER_KERNEL(ops::Posterize, DeviceType::CPU, &posterize, kernels::kLevelsDTypes);
+SV_REGISTER_KERNEL(ops::Solarize, DeviceType::CPU, &solarize, kernels::kLevelsDTypes);
 SV_REGISTER_KERNEL(ops::AdjustGamma, DeviceType::CPU, &adjust_gamma, kernels::kColorDTypes);
 SV_REGISTER_KERNEL(ops::RgbToGrayscale, DeviceType::CPU, &rgb_to_grayscale, kernels::kColorDTypes);
 SV_REGISTER_KERNEL(ops::AdjustSaturation, DeviceType::CPU, &adjust_saturation, kernels::kColorDTypes);

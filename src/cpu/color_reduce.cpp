@@ -107,7 +107,7 @@ void autocontrast_image(const ImageBatch& in, const ImageBatch& out) {
 
 void autocontrast(const Tensor& input, const Tensor& output, const Stream&) {
   const ImageBatch in = batch_of(input), out = batch_of(output);
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "autocontrast", [&](auto tag) {
+  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "autocontrast", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (in.c == 3) {
       autocontrast_image<T, 3>(in, out);
@@ -150,7 +150,7 @@ void equalize(const Tensor& input, const Tensor& output, const Stream&) {
 }
 
 SV_REGISTER_KERNEL(ops::AdjustContrast, DeviceType::CPU, &adjust_contrast, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Autocontrast, DeviceType::CPU, &autocontrast, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::Autocontrast, DeviceType::CPU, &autocontrast, kernels::kLevelsDTypes);
 SV_REGISTER_KERNEL(ops::Equalize, DeviceType::CPU, &equalize, kernels::kColorDTypes);
 
 }  // namespace

@@ -104,7 +104,7 @@ void autocontrast_image(const kernels::ImageBatch& in, const kernels::ImageBatch
 
 void autocontrast(const Tensor& input, const Tensor& output, const Stream& stream) {
   const kernels::ImageBatch in = *kernels::as_image_batch(input), out = *kernels::as_image_batch(output);
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "autocontrast", [&](auto tag) {
+  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "autocontrast", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (in.c == 3) {
       autocontrast_image<T, 3>(in, out, input.device(), stream);
@@ -114,7 +114,7 @@ void autocontrast(const Tensor& input, const Tensor& output, const Stream& strea
   });
 }
 
-SV_REGISTER_KERNEL(ops::Autocontrast, DeviceType::CUDA, &autocontrast, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::Autocontrast, DeviceType::CUDA, &autocontrast, kernels::kLevelsDTypes);
 
 }  // namespace
 

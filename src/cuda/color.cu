@@ -18,14 +18,14 @@ void adjust_brightness(const Tensor& input, const Tensor& output, double factor,
 }
 
 void invert(const Tensor& input, const Tensor& output, const Stream& stream) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "invert", [&](auto tag) {
+  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "invert", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_map<T>(input, output, kernels::InvertOp<T>{}, stream, "invert");
   });
 }
 
 SV_REGISTER_KERNEL(ops::AdjustBrightness, DeviceType::CUDA, &adjust_brightness, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Invert, DeviceType::CUDA, &invert, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::Invert, DeviceType::CUDA, &invert, kernels::kLevelsDTypes);
 
 }  // namespace
 

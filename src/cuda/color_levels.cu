@@ -10,7 +10,7 @@ namespace streamvision::cuda {
 namespace {
 
 void posterize(const Tensor& input, const Tensor& output, int bits, const Stream& stream) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "posterize", [&](auto tag) {
+  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "posterize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto op = kernels::make_posterize_op<T>(bits);
     launch_map<T>(input, output, op, stream, "posterize");
@@ -18,14 +18,14 @@ void posterize(const Tensor& input, const Tensor& output, int bits, const Stream
 }
 
 void solarize(const Tensor& input, const Tensor& output, double threshold, const Stream& stream) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "solarize", [&](auto tag) {
+  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "solarize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_map<T>(input, output, kernels::make_solarize_op<T>(threshold), stream, "solarize");
   });
 }
 
-SV_REGISTER_KERNEL(ops::Posterize, DeviceType::CUDA, &posterize, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Solarize, DeviceType::CUDA, &solarize, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::Posterize, DeviceType::CUDA, &posterize, kernels::kLevelsDTypes);
+SV_REGISTER_KERNEL(ops::Solarize, DeviceType::CUDA, &solarize, kernels::kLevelsDTypes);
 
 }  // namespace
 

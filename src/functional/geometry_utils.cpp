@@ -77,7 +77,7 @@ void check_grid_fill(const char* op, const Fill& fill, std::int64_t channels) {
 
 void check_dtype(const char* op, DType dtype, DTypeSet supported) {
   if (!supported.contains(dtype)) {
-    throw Error(ErrorKind::Type, op, "image", "dtype in {" + supported.to_string() + "}", dtype_name(dtype));
+    throw Error(ErrorKind::UnsupportedDType, op, "image", "dtype in {" + supported.to_string() + "}", dtype_name(dtype));
   }
 }
 

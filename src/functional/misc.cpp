@@ -81,37 +81,59 @@ namespace {
 
 // Validates; returns the kernel (the state is drawn only after every check passed).
 ops::GaussianNoise::Kernel noise_kernel(const Tensor& image, double sigma) {
-  constexpr const char* op = ops::GaussianNoise::name;
-  detail::check_image(op, image, 0);
-  detail::color::check_value(!(sigma < 0), ErrorKind::Value, op, "sigma", "a non-negative sigma", sigma);
-  if (!is_floating_point(image.dtype()) && image.dtype() != DType::UInt8) {
-    throw Error(ErrorKind::Value, op, "image", "a tensor in uint8 or float dtype", dtype_name(image.dtype()));
-  }
+  gaussian_noise_normals_dtype(image, sigma);
   return kernel_table<ops::GaussianNoise>().get(image.device(), image.dtype());
 }
 
 Tensor run_noise(ops::GaussianNoise::Kernel kernel, const Tensor& image, double mean, double sigma, bool clip,
-                 const PhiloxState& state, const std::optional<Stream>& stream) {
+                 const ops::NoiseSource& source, const std::optional<Stream>& stream) {
   const Stream on = detail::op_stream(ops::GaussianNoise::name, image, stream);
   Tensor out = empty_like(image, std::nullopt, on);
-  if (out.numel() > 0) kernel(image, out, mean, sigma, clip, state, on);
+  if (out.numel() > 0) kernel(image, out, mean, sigma, clip, source, on);
   return out;
 }
 
 }  // namespace
+
+DType gaussian_noise_normals_dtype(const Tensor& image, double sigma) {
+  constexpr const char* op = ops::GaussianNoise::name;
+  detail::check_image(op, image, 0);
+  detail::color::check_value(!(sigma < 0), ErrorKind::Value, op, "sigma", "a non-negative sigma", sigma);
+  if (is_floating_point(image.dtype())) return image.dtype();
+  if (image.dtype() == DType::UInt8) return DType::Float32;
+  throw Error(ErrorKind::Value, op, "image", "a tensor in uint8 or float dtype", dtype_name(image.dtype()));
+}
 
 Tensor gaussian_noise(const Tensor& image, double mean, double sigma, bool clip, Generator* generator,
                       const std::optional<Stream>& stream) {
   const auto kernel = noise_kernel(image, sigma);
   detail::op_stream(ops::GaussianNoise::name, image, stream);  // a bad stream must not consume randomness
   Generator& g = generator ? *generator : Generator::default_generator();
-  return run_noise(kernel, image, mean, sigma, clip, g.next(gaussian_noise_counters(image)), stream);
+  return run_noise(kernel, image, mean, sigma, clip, {g.next(gaussian_noise_counters(image)), Tensor()}, stream);
 }
 
 Tensor gaussian_noise(const Tensor& image, double mean, double sigma, bool clip, const PhiloxState& state,
                       const std::optional<Stream>& stream) {
   const auto kernel = noise_kernel(image, sigma);
-  return run_noise(kernel, image, mean, sigma, clip, state, stream);
+  return run_noise(kernel, image, mean, sigma, clip, {state, Tensor()}, stream);
+}
+
+Tensor gaussian_noise(const Tensor& image, const Tensor& normals, double mean, double sigma, bool clip,
+                      const std::optional<Stream>& stream) {
+  constexpr const char* op = ops::GaussianNoise::name;
+  const DType want = gaussian_noise_normals_dtype(image, sigma);
+  if (normals.dtype() != want) {
+    throw Error(ErrorKind::Type, op, "normals", std::string("a ") + dtype_name(want) + " tensor", dtype_name(normals.dtype()));
+  }
+  if (Dims(normals.shape()) != Dims(image.shape())) {
+    throw Error(ErrorKind::Value, op, "normals", "a tensor of the image's shape " + Dims(image.shape()).str(),
+                Dims(normals.shape()).str());
+  }
+  if (normals.device() != image.device()) {
+    throw Error(ErrorKind::Value, op, "normals", "a tensor on the image's device", normals.device().str());
+  }
+  const auto kernel = kernel_table<ops::GaussianNoise>().get(image.device(), image.dtype());
+  return run_noise(kernel, image, mean, sigma, clip, {PhiloxState{}, normals}, stream);
 }
 
 }  // namespace streamvision::functional

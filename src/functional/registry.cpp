@@ -13,7 +13,7 @@ void throw_unsupported(const char* op, Device device, DType dtype, bool has_kern
     throw Error(ErrorKind::NotImplemented, op, "input", std::string("a tensor on a device with a kernel for ") + op,
                 "a tensor on " + device.str() + ": " + why);
   }
-  throw Error(ErrorKind::Type, op, "input",
+  throw Error(ErrorKind::UnsupportedDType, op, "input",
               std::string("dtype in {") + supported.to_string() + "} on " + device_type_name(device.type),
               std::string(dtype_name(dtype)) + " on " + device.str());
 }

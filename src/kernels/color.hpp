@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/cast.hpp"
@@ -23,6 +24,14 @@ namespace streamvision::kernels {
 template <class T> struct ColorBound { static constexpr double value = 1.0; };
 template <> struct ColorBound<std::uint8_t> { static constexpr double value = 255.0; };
 template <> struct ColorBound<std::uint16_t> { static constexpr double value = 65535.0; };
+template <> struct ColorBound<std::int8_t> { static constexpr double value = 127.0; };
+template <> struct ColorBound<std::int16_t> { static constexpr double value = 32767.0; };
+template <> struct ColorBound<std::int32_t> { static constexpr double value = 2147483647.0; };
+template <> struct ColorBound<std::int64_t> { static constexpr double value = 9223372036854775807.0; };
+
+// torchvision's _num_value_bits: every bit for unsigned integers, all but the sign bit for signed.
+template <class T>
+inline constexpr int kValueBits = static_cast<int>(sizeof(T) * 8) - (std::is_signed_v<T> ? 1 : 0);
 
 template <class T>
 SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> bound_of() {
@@ -104,11 +113,14 @@ struct BrightnessOp {
   }
 };
 
-// Floats: 1 - x. Unsigned integers: ~x (bitwise_not / xor with all value bits).
+// Floats: 1 - x. Integers: x xor all value bits (bitwise_not for unsigned; the sign bit of a
+// signed integer stays).
 template <class T>
 SV_HOST_DEVICE SV_FORCE_INLINE T invert_value(T x) {
   if constexpr (is_float_like<T>) {
     return to_image<T>(opmath_t<T>(1) - to_opmath(x));
+  } else if constexpr (std::is_signed_v<T>) {
+    return static_cast<T>(x ^ std::numeric_limits<T>::max());
   } else {
     return static_cast<T>(~x);
   }
@@ -145,8 +157,10 @@ PosterizeOp<T> make_posterize_op(int bits) {
     op.levels = static_cast<opmath_t<T>>(1 << bits);
     op.inv_levels = static_cast<opmath_t<T>>(1.0 / (1 << bits));
   } else {
-    const int vb = static_cast<int>(sizeof(T) * 8);  // unsigned: every bit carries value
-    op.mask = static_cast<T>(((1u << bits) - 1u) << (vb - bits));
+    // The top `bits` value bits; every bit when bits covers them all (torchvision returns the image).
+    const int vb = kValueBits<T>;
+    op.mask = bits >= vb ? static_cast<T>(~T(0))
+                         : static_cast<T>(((std::uint64_t{1} << bits) - 1u) << (vb - bits));
   }
   return op;
 }

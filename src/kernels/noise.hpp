@@ -16,6 +16,11 @@
 
 namespace streamvision::kernels {
 
+// The dtype of the standard normals torchvision draws for image dtype T: the image's own for
+// floats, float32 for uint8 (given normals come in it; functional::gaussian_noise_normals_dtype).
+template <class T>
+using noise_normals_t = std::conditional_t<std::is_same_v<T, std::uint8_t>, float, T>;
+
 template <class T>
 struct NoiseOp {
   using F = opmath_t<T>;
@@ -25,13 +30,17 @@ struct NoiseOp {
   F sigma = 0;               // uint8: sigma * 255
   bool clip = true;
 
-  static NoiseOp make(double mean, double sigma, bool clip, std::uint64_t seed, std::uint64_t offset) {
+  // mean_in_image_dtype: torch's CPU add rounds a Python scalar to a 16-bit image dtype before
+  // adding (its CUDA add, and every mul, use the scalar in float): the CPU engine passes true so
+  // that each engine gives what torch gives on its device.
+  static NoiseOp make(double mean, double sigma, bool clip, std::uint64_t seed, std::uint64_t offset,
+                      bool mean_in_image_dtype) {
     NoiseOp op;
     op.seed = seed;
     op.offset = offset;
     op.clip = clip;
     if constexpr (is_float_like<T>) {
-      op.mean = static_cast<F>(mean);
+      op.mean = mean_in_image_dtype ? to_opmath(cast<T>(mean)) : static_cast<F>(mean);
       op.sigma = static_cast<F>(sigma);
     } else {
       op.mean = static_cast<F>(mean * 255);

@@ -140,9 +140,11 @@ TEST(ColorCuda, NoiseEqualsCpu) {
   std::vector<Dims> shapes = cuda_shapes();
   shapes.push_back({5});
   shapes.push_back({3, 1, 1, 1, 7});
+  // A mean that 16-bit floats hold exactly: torch's CPU add rounds the mean to the image dtype,
+  // its CUDA add does not, and each engine follows its device (kernels/noise.hpp).
   for (bool clip : {true, false}) {
     expect_cuda_equals_cpu("noise", [=](const Tensor& x) {
-      return functional::gaussian_noise(x, 0.1, 0.3, clip, PhiloxState{1234, 99});
+      return functional::gaussian_noise(x, 0.125, 0.3, clip, PhiloxState{1234, 99});
     }, 40, shapes, {DType::UInt8, DType::Float16, DType::BFloat16, DType::Float32, DType::Float64});
   }
   // Statistics on the device too.

@@ -13,6 +13,7 @@ enum class ErrorKind {
   Type,            // TypeError: wrong dtype or wrong kind of object
   Runtime,         // RuntimeError: a state problem (CUDA failure, unsupported conversion)
   NotImplemented,  // NotImplementedError: no kernel for this (op, device)
+  UnsupportedDType,  // streamvision.UnsupportedDTypeError (a TypeError): no kernel for this dtype
 };
 
 class Error : public std::exception {

@@ -36,12 +36,19 @@ struct GaussianBlur {
   using Kernel = void (*)(const Tensor& input, const Tensor& output, const GaussianBlurParams& params,
                           const Stream& stream);
 };
-// Kernel contract: output of the input's shape and dtype (uint8 or float); element i (row-major)
-// uses counter state.offset + i / 4.
+// Where gaussian_noise's standard normals come from: streamvision's Philox stream (element i,
+// row-major, uses counter state.offset + i / 4), or a tensor of the input's shape holding them
+// (drawn by the caller, e.g. with torch.randn_like so that torch's generator decides; dtype
+// gaussian_noise_normals_dtype(input)).
+struct NoiseSource {
+  PhiloxState state;
+  Tensor normals;  // defined: read the normals from here instead of Philox
+};
+// Kernel contract: output of the input's shape and dtype (uint8 or float).
 struct GaussianNoise {
   static constexpr const char* name = "gaussian_noise";
   using Kernel = void (*)(const Tensor& input, const Tensor& output, double mean, double sigma, bool clip,
-                          const PhiloxState& state, const Stream& stream);
+                          const NoiseSource& source, const Stream& stream);
 };
 }  // namespace ops
 
@@ -57,6 +64,15 @@ Tensor gaussian_noise(const Tensor& image, double mean = 0.0, double sigma = 0.1
 // Draws from an explicit seed and offset (nothing is advanced).
 Tensor gaussian_noise(const Tensor& image, double mean, double sigma, bool clip, const PhiloxState& state,
                       const std::optional<Stream>& stream = std::nullopt);
+
+// With the standard normals given (`normals`: the image's shape, dtype
+// gaussian_noise_normals_dtype(image)): the values torchvision computes from the same draws.
+Tensor gaussian_noise(const Tensor& image, const Tensor& normals, double mean, double sigma, bool clip,
+                      const std::optional<Stream>& stream = std::nullopt);
+// The dtype torchvision draws gaussian_noise's normals in for `image` (the image's dtype for
+// floats, float32 for uint8); validates image and sigma as gaussian_noise does, so a caller can
+// check before it draws.
+DType gaussian_noise_normals_dtype(const Tensor& image, double sigma);
 
 // Philox counters a gaussian_noise call on `image` reserves: ceil(numel / 4).
 std::uint64_t gaussian_noise_counters(const Tensor& image);

@@ -1,0 +1,153 @@
+"""torchvision backend: torchvision.transforms.v2 code runs on streamvision's kernels.
+
+    import streamvision.torchvision
+    streamvision.torchvision.enable()                   # CUDA tensors; devices=("cpu", "cuda") for both
+    out = torchvision.transforms.v2.Compose([...])(img)  # torchvision code, streamvision kernels
+
+While enabled, torchvision's image kernels (``resize_image``, ``adjust_hue_image``, ...) are
+replaced by routers that call the streamvision functional of the same name on the caller's
+current stream when the tensor's device type is enabled and streamvision has a kernel for its
+dtype, and torchvision's own kernel otherwise. torchvision's video and mask kernels call its image
+kernels, so videos and masks are routed too; boxes, keypoints and PIL images stay torchvision's.
+
+The routers are installed at the two places torchvision looks kernels up: its kernel registry
+(``_KERNEL_REGISTRY``, which dispatches ``F.resize(tensor_or_tv_tensor)``; torchvision's public
+``register_kernel`` refuses its built-in types, so the entries are replaced directly, keeping
+torchvision's tv_tensor wrapping) and the module attributes (``F.resize_image``, and the module
+globals through which its video and mask kernels call the image kernels). ``disable()`` puts every
+original object back. Importing streamvision never imports torchvision; this module does so only
+when ``enable()`` is called.
+
+A router keeps the original kernel as ``__wrapped__``: ``torch.jit.script`` of a routed kernel
+compiles torchvision's own code (TorchScript cannot call streamvision).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import pkgutil
+from typing import Callable, Iterable
+
+from . import _C
+
+# torchvision functionals whose image kernel (name + "_image") streamvision implements with the
+# same parameters.
+ROUTED = (
+    "horizontal_flip", "vertical_flip", "resize", "crop", "center_crop", "resized_crop", "five_crop", "ten_crop",
+    "pad", "rotate", "affine", "perspective", "elastic", "rgb_to_grayscale", "grayscale_to_rgb",
+    "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "adjust_gamma", "adjust_sharpness",
+    "invert", "posterize", "solarize", "autocontrast", "equalize", "permute_channels", "gaussian_blur",
+    "gaussian_noise", "erase", "to_dtype", "normalize",
+)
+
+_DEVICE_TYPES = ("cpu", "cuda")
+
+_devices: tuple[str, ...] | None = None
+_restore: list[tuple[object, str, object]] = []  # (dict or module, key, original): undo log
+_table: dict[tuple[Callable, type], Callable] = {}
+
+
+def _router(name: str, original: Callable, device_types: tuple[str, ...]) -> Callable:
+    ours = getattr(_C, name)
+
+    @functools.wraps(original)
+    def kernel(image, *args, **kwargs):
+        if image.device.type in device_types:
+            try:
+                return ours(image, *args, **kwargs)
+            except _C.UnsupportedDTypeError:
+                pass  # no streamvision kernel for this dtype: torchvision's own handles it
+        return original(image, *args, **kwargs)
+
+    kernel.__streamvision_kernel__ = ours
+    return kernel
+
+
+def _functional_modules():
+    import torchvision.transforms.v2.functional as tvF
+
+    yield tvF
+    for info in pkgutil.iter_modules(tvF.__path__):
+        yield importlib.import_module(f"{tvF.__name__}.{info.name}")
+
+
+def enable(devices: Iterable[str] = ("cuda",)) -> None:
+    """Routes torchvision's image and video kernels to streamvision for tensors on `devices`
+    (device types: "cuda", "cpu"). Calling it again replaces the device list."""
+    devices = tuple(devices)
+    for d in devices:
+        if d not in _DEVICE_TYPES:
+            raise ValueError(f"streamvision.torchvision.enable: device type {d!r} is not one of {_DEVICE_TYPES}")
+    disable()
+    import torchvision.transforms.v2.functional as tvF
+    from torchvision.transforms.v2.functional import _utils
+
+    routers = {}
+    for name in ROUTED:
+        original = getattr(tvF, name + "_image")
+        routers[original] = _router(name, original, devices)
+
+    for module in _functional_modules():
+        for attr, value in list(vars(module).items()):
+            if callable(value) and value in routers:
+                _restore.append((module, attr, value))
+                setattr(module, attr, routers[value])
+
+    for functional, registry in _utils._KERNEL_REGISTRY.items():
+        for input_type, kernel in list(registry.items()):
+            if kernel in routers:
+                new = routers[kernel]
+            elif getattr(kernel, "__wrapped__", None) in routers:  # torchvision's tv_tensor wrapper
+                new = _utils._kernel_tv_tensor_wrapper(routers[kernel.__wrapped__])
+            else:
+                continue
+            _restore.append((registry, input_type, kernel))
+            registry[input_type] = new
+            _table[(functional, input_type)] = new
+    global _devices
+    _devices = devices
+
+
+def disable() -> None:
+    """Puts torchvision's own kernels back, exactly as they were."""
+    global _devices
+    for owner, key, original in reversed(_restore):
+        if isinstance(owner, dict):
+            owner[key] = original
+        else:
+            setattr(owner, key, original)
+    _restore.clear()
+    _table.clear()
+    _devices = None
+
+
+def is_enabled() -> bool:
+    return _devices is not None
+
+
+def enabled_devices() -> tuple[str, ...]:
+    """The device types routed now (empty when disabled)."""
+    return _devices or ()
+
+
+@contextlib.contextmanager
+def enabled(devices: Iterable[str] = ("cuda",)):
+    """``with streamvision.torchvision.enabled(): ...`` routes inside the block and restores the
+    previous state (disabled, or enabled for other devices) after it."""
+    previous = _devices
+    enable(devices)
+    try:
+        yield
+    finally:
+        if previous is None:
+            disable()
+        else:
+            enable(previous)
+
+
+def kernels() -> dict[tuple[Callable, type], Callable]:
+    """The active routing: (torchvision functional, input type) -> the kernel torchvision now
+    dispatches to for it (a router around streamvision's functional of the same name)."""
+    return dict(_table)
