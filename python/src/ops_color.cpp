@@ -60,7 +60,16 @@ void bind_color_ops(nb::module_& m) {
                       [&](const Tensor& x, const OptStream& s) { return functional::adjust_gamma(x, gamma, gain, s); });
       }, nb::arg("inpt"), nb::arg("gamma"), nb::arg("gain") = 1.0, nb::kw_only(), nb::arg("stream").none() = nb::none());
   def_unary(m, "invert", [](const Tensor& x, const OptStream& s) { return functional::invert(x, s); }, "max - x (bitwise for ints).");
-  m.def("posterize", [](nb::handle inpt, int bits, nb::handle stream) {
+  m.def("posterize", [](nb::handle inpt, nb::handle bits_obj, nb::handle stream) {
+        int overflow = 0;
+        const long long b = PyLong_Check(bits_obj.ptr()) && !PyBool_Check(bits_obj.ptr())
+                                ? PyLong_AsLongLongAndOverflow(bits_obj.ptr(), &overflow) : -1;
+        if (!PyLong_Check(bits_obj.ptr()) || PyBool_Check(bits_obj.ptr()) || overflow != 0 || b < 0 || b > 8) {
+          const std::string got = nb::cast<std::string>(nb::repr(bits_obj));
+          throw Error(ErrorKind::Type, "posterize", "bits", "an integer in the range [0, 8]",
+                      got + " (bits must be a positive integer in the range [0, 8], got " + got + " instead.)");
+        }
+        const int bits = static_cast<int>(b);
         return run_op("posterize", inpt, stream, [&](const Tensor& x, const OptStream& s) { return functional::posterize(x, bits, s); });
       }, nb::arg("inpt"), nb::arg("bits"), nb::kw_only(), nb::arg("stream").none() = nb::none());
   def_factor(m, "solarize", "threshold",
@@ -79,6 +88,11 @@ void bind_color_ops(nb::module_& m) {
   m.def("gaussian_blur", [](nb::handle inpt, nb::handle kernel_size, nb::handle sigma, nb::handle stream) {
         auto k = int_list(kernel_size, "gaussian_blur", "kernel_size");
         if (k.size() == 1) k.push_back(k[0]);
+        if (!sigma.is_none() && !is_sequence_arg(sigma) && !PyFloat_Check(sigma.ptr()) && !PyLong_Check(sigma.ptr()) &&
+            !nb::hasattr(sigma, "tolist")) {
+          throw Error(ErrorKind::Type, "gaussian_blur", "sigma", "a float or a sequence of floats",
+                      nb::cast<std::string>(nb::repr(sigma)) + " (sigma should be either float or sequence of floats)");
+        }
         const auto sg = optional_float_list(sigma, "gaussian_blur", "sigma");
         return run_op("gaussian_blur", inpt, stream, [&](const Tensor& x, const OptStream& s) { return functional::gaussian_blur(x, k, sg, s); });
       }, nb::arg("inpt"), nb::arg("kernel_size"), nb::arg("sigma").none() = nb::none(), nb::kw_only(), nb::arg("stream").none() = nb::none(),

@@ -20,12 +20,7 @@ PaddingMode padding_mode_from_py(nb::handle obj) {
   return padding_mode_from_string(nb::cast<std::string>(obj));
 }
 
-Points points_from_py(nb::handle obj, const char* op, const char* argument) {
-  Points points;
-  if (!PySequence_Check(obj.ptr())) throw Error(ErrorKind::Type, op, argument, "a list of [x, y] points", nb::cast<std::string>(nb::repr(obj)));
-  for (nb::handle p : nb::borrow<nb::sequence>(obj)) points.push_back(float_list(p, op, argument));
-  return points;
-}
+Points points_from_py(nb::handle obj, const char* op, const char* argument) { return float_lists(obj, op, argument); }
 
 }  // namespace
 
@@ -93,8 +88,10 @@ void bind_geometry_ops(nb::module_& m) {
 
   m.def("affine", [](nb::handle inpt, double angle, nb::handle translate, double scale, nb::handle shear, nb::handle interpolation,
                      nb::handle fill, nb::handle center, nb::handle stream) {
+        if (!is_sequence_arg(translate)) throw Error(ErrorKind::Type, "affine", "translate", "a sequence (Argument translate should be a sequence)", nb::cast<std::string>(nb::repr(translate)));
         const auto t = float_list(translate, "affine", "translate");
-        const auto sh = float_list(shear, "affine", "shear");
+        auto sh = float_list(shear, "affine", "shear");
+        if (!is_sequence_arg(shear)) sh.push_back(0.0);  // torchvision: a single number shears along x only
         const Mode mode = interpolation_from_py(interpolation, Mode::Nearest, "affine");
         const Fill f = fill_from_py(fill, "affine");
         const auto c = optional_float_list(center, "affine", "center");
@@ -118,9 +115,11 @@ void bind_geometry_ops(nb::module_& m) {
         const Mode mode = interpolation_from_py(interpolation, Mode::Bilinear, "elastic");
         const Fill f = fill_from_py(fill, "elastic");
         return run_op("elastic", inpt, stream, [&](const Tensor& x, const OptStream& s) {
-          return functional::elastic(x, import_tensor(displacement, "elastic", "displacement", s).tensor, mode, f, s);
+          // None reaches functional::elastic as an undefined tensor: torchvision's TypeError.
+          const Tensor d = displacement.is_none() ? Tensor() : import_tensor(displacement, "elastic", "displacement", s).tensor;
+          return functional::elastic(x, d, mode, f, s);
         });
-      }, nb::arg("inpt"), nb::arg("displacement"), nb::arg("interpolation").none() = nb::none(), nb::arg("fill").none() = nb::none(),
+      }, nb::arg("inpt"), nb::arg("displacement").none(), nb::arg("interpolation").none() = nb::none(), nb::arg("fill").none() = nb::none(),
       nb::kw_only(), nb::arg("stream").none() = nb::none(), "Displaces pixels by `displacement` [1, H, W, 2] (normalised units).");
 }
 

@@ -45,7 +45,7 @@ ROUTED = (
 _DEVICE_TYPES = ("cpu", "cuda")
 
 _devices: tuple[str, ...] | None = None
-_restore: list[tuple[object, str, object]] = []  # (dict or module, key, original): undo log
+_restore: list[Callable[[], None]] = []  # undo log
 _table: dict[tuple[Callable, type], Callable] = {}
 
 
@@ -62,6 +62,10 @@ def _router(name: str, original: Callable, device_types: tuple[str, ...]) -> Cal
         return original(image, *args, **kwargs)
 
     kernel.__streamvision_kernel__ = ours
+    # torch.jit.script(kernel) compiles torchvision's original (the hook torch's own
+    # script_if_tracing uses): TorchScript cannot call streamvision.
+    setattr(kernel, "__original_fn", original)
+    setattr(kernel, "__script_if_tracing_wrapper", True)
     return kernel
 
 
@@ -92,20 +96,25 @@ def enable(devices: Iterable[str] = ("cuda",)) -> None:
     for module in _functional_modules():
         for attr, value in list(vars(module).items()):
             if callable(value) and value in routers:
-                _restore.append((module, attr, value))
+                _restore.append(functools.partial(setattr, module, attr, value))
                 setattr(module, attr, routers[value])
 
     for functional, registry in _utils._KERNEL_REGISTRY.items():
         for input_type, kernel in list(registry.items()):
             if kernel in routers:
-                new = routers[kernel]
-            elif getattr(kernel, "__wrapped__", None) in routers:  # torchvision's tv_tensor wrapper
-                new = _utils._kernel_tv_tensor_wrapper(routers[kernel.__wrapped__])
+                _restore.append(functools.partial(registry.__setitem__, input_type, kernel))
+                registry[input_type] = routers[kernel]
+            elif getattr(kernel, "__wrapped__", None) in routers:
+                # torchvision's tv_tensor wrappers (unwrap, call, re-wrap the output or outputs)
+                # hold the image kernel in a closure cell: route inside them.
+                original = kernel.__wrapped__
+                for cell in kernel.__closure__ or ():
+                    if cell.cell_contents is original:
+                        _restore.append(functools.partial(setattr, cell, "cell_contents", original))
+                        cell.cell_contents = routers[original]
             else:
                 continue
-            _restore.append((registry, input_type, kernel))
-            registry[input_type] = new
-            _table[(functional, input_type)] = new
+            _table[(functional, input_type)] = registry[input_type]
     global _devices
     _devices = devices
 
@@ -113,11 +122,8 @@ def enable(devices: Iterable[str] = ("cuda",)) -> None:
 def disable() -> None:
     """Puts torchvision's own kernels back, exactly as they were."""
     global _devices
-    for owner, key, original in reversed(_restore):
-        if isinstance(owner, dict):
-            owner[key] = original
-        else:
-            setattr(owner, key, original)
+    for undo in reversed(_restore):
+        undo()
     _restore.clear()
     _table.clear()
     _devices = None

@@ -1,7 +1,10 @@
 // CPU engine of resize: loops over kernels/resize_weights.hpp, rows spread over the thread pool.
 // Per output value it performs exactly the arithmetic of the CUDA engine, in the same order, so
-// the results agree bit for bit.
+// the results agree bit for bit; except uint8 bilinear, which follows torchvision's CPU result
+// (torch's integer path) where torchvision takes it, and its CUDA result (the float path) elsewhere.
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "core/dtype_dispatch.hpp"
@@ -146,8 +149,8 @@ struct Int16Table {
   int taps = 0, precision = 0;
 };
 
-Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias) {
-  const kernels::Int16Dim d = kernels::make_int16_dim(in_size, out_size, antialias);
+Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias, kernels::ResampleFilter filter) {
+  const kernels::Int16Dim d = kernels::make_int16_dim(in_size, out_size, antialias, filter);
   Int16Table t;
   t.taps = d.max_taps;
   t.xmin.resize(static_cast<std::size_t>(out_size));
@@ -181,18 +184,43 @@ void int16_pass(const ImageBatch& src, const ImageBatch& dst, const Int16Table& 
   });
 }
 
-void resize_uint8_cubic(const ImageBatch& in, const ImageBatch& out, bool antialias) {
+// torch resizes uint8 this way for every channel count (its AVX2 kernel for <= 4 channels and
+// the generic separable one otherwise compute the same sums): horizontal pass, rounded to uint8,
+// then vertical pass; a dimension that keeps its size is skipped.
+void resize_uint8_int16(const ImageBatch& in, const ImageBatch& out, bool antialias, kernels::ResampleFilter filter) {
   const bool horizontal = in.w != out.w, vertical = in.h != out.h;
   if (horizontal && vertical) {
     std::vector<std::uint8_t> mid(static_cast<std::size_t>(out.n * out.c * in.h * out.w));
     const ImageBatch m = kernels::int16_intermediate(mid.data(), in, out);
-    int16_pass(in, m, int16_table(in.w, out.w, antialias), true);
-    int16_pass(m, out, int16_table(in.h, out.h, antialias), false);
+    int16_pass(in, m, int16_table(in.w, out.w, antialias, filter), true);
+    int16_pass(m, out, int16_table(in.h, out.h, antialias, filter), false);
   } else if (horizontal) {
-    int16_pass(in, out, int16_table(in.w, out.w, antialias), true);
+    int16_pass(in, out, int16_table(in.w, out.w, antialias, filter), true);
   } else {
-    int16_pass(in, out, int16_table(in.h, out.h, antialias), false);
+    int16_pass(in, out, int16_table(in.h, out.h, antialias, filter), false);
   }
+}
+
+// Whether torchvision hands a uint8 bilinear image to torch as is (_do_native_uint8_resize_on_cpu:
+// torch's CPU capability is AVX2 or AVX512); otherwise it resizes a float32 copy and rounds, as
+// our float path does. torch takes the capability from ATEN_CPU_CAPABILITY when that names one
+// ("default", "avx2", "avx512"), else from the CPU: AVX2 needs AVX2 and FMA, and every CPU it
+// rates AVX512 has both. Read once, as torch does.
+bool torchvision_native_uint8_bilinear() {
+  static const bool native = [] {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (const char* env = std::getenv("ATEN_CPU_CAPABILITY")) {
+      const std::string_view v(env);
+      if (v == "default") return false;
+      if (v == "avx2" || v == "avx512") return true;
+    }
+    __builtin_cpu_init();  // in case the first resize runs from a static constructor
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return false;  // torchvision resizes uint8 bilinear in float32 off x86
+#endif
+  }();
+  return native;
 }
 
 void resize(const Tensor& input, const Tensor& output, InterpolationMode mode, bool antialias, const Stream&) {
@@ -203,8 +231,10 @@ void resize(const Tensor& input, const Tensor& output, InterpolationMode mode, b
     });
     return;
   }
-  if (mode == InterpolationMode::Bicubic && input.dtype() == DType::UInt8) {
-    resize_uint8_cubic(in, out, antialias);
+  if (input.dtype() == DType::UInt8 &&
+      (mode == InterpolationMode::Bicubic || (mode == InterpolationMode::Bilinear && torchvision_native_uint8_bilinear()))) {
+    resize_uint8_int16(in, out, antialias,
+                       mode == InterpolationMode::Bilinear ? kernels::ResampleFilter::Triangle : kernels::ResampleFilter::Cubic);
     return;
   }
   detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(input.dtype(), "resize", [&](auto tag) {

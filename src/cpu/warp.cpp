@@ -32,8 +32,9 @@ std::vector<kernels::acc_t<T>> fill_values(const Fill& fill, std::int64_t channe
 
 template <class T, class Grid>
 void warp(const ImageBatch& in, const ImageBatch& out, const Grid& grid, InterpolationMode mode, const Fill& fill) {
-  using A = kernels::acc_t<T>;
-  const std::vector<A> f = fill_values<T>(fill, out.c);
+  using S = typename Grid::Sample;
+  using A = kernels::acc_t<S>;
+  const std::vector<A> f = fill_values<S>(fill, out.c);
   const bool nearest = mode == InterpolationMode::Nearest, has_fill = fill.has_value();
   const int iw = static_cast<int>(in.w), ih = static_cast<int>(in.h);
   const std::int64_t planes = out.n * out.c;
@@ -67,7 +68,7 @@ void warp(const ImageBatch& in, const ImageBatch& out, const Grid& grid, Interpo
           } else {
             v = kernels::bilinear_sample(src, t);
           }
-          dst[ox * out.stride_w] = kernels::blend_fill<T>(v, mask[ox], nearest, has_fill, f[c]);
+          dst[ox * out.stride_w] = kernels::warp_output<T, S>(v, mask[ox], nearest, has_fill, f[c]);
         }
       }
     }

@@ -1,9 +1,9 @@
 // Internal: the CUDA warp kernel shared by affine/rotate (warp_affine.cu), perspective
 // (warp_perspective.cu) and elastic (warp_elastic.cu). A thread maps its output pixel to a
 // source point once (the Grid, kernels/warp_grid.hpp), computes the nearest tap or the four
-// bilinear taps and the coverage mask once, then samples a group of planes with them
-// (kernels/sampling.hpp). Per-call parameters (grid coefficients, per-channel fill) travel by
-// value in the kernel arguments.
+// bilinear taps and the coverage mask once, then samples a group of planes with them in the
+// grid's Sample dtype (kernels/sampling.hpp, kernels/warp_grid.hpp). Per-call parameters (grid
+// coefficients, per-channel fill) travel by value in the kernel arguments.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -30,7 +30,7 @@ struct WarpArgs {
 
 template <class T, class Grid>
 __global__ void __launch_bounds__(256) warp_kernel(WarpArgs<T> a, Grid grid) {
-  using A = kernels::acc_t<T>;
+  using A = kernels::acc_t<typename Grid::Sample>;
   const std::uint32_t pixel = blockIdx.x * 256u + threadIdx.x;
   std::uint32_t oy, ox;
   a.div_w.divmod(pixel, oy, ox);
@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(256) warp_kernel(WarpArgs<T> a, Grid grid) {
       a.div_c.divmod(p, n, c);
       fill = a.fill[a.fill_count == 1 ? 0 : c];
     }
-    out[a.out_planes.offset(p) + dst] = kernels::blend_fill<T>(v, mask, a.nearest, a.has_fill, fill);
+    out[a.out_planes.offset(p) + dst] = kernels::warp_output<T, typename Grid::Sample>(v, mask, a.nearest, a.has_fill, fill);
   }
 }
 
@@ -90,7 +90,9 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
   a.has_fill = fill.has_value();
   a.fill_count = fill ? static_cast<int>(fill->size()) : 1;
   if (fill) {
-    for (std::size_t k = 0; k < fill->size() && k < detail::kMaxFillValues; ++k) a.fill[k] = kernels::fill_in_image_dtype<T>((*fill)[k]);
+    for (std::size_t k = 0; k < fill->size() && k < detail::kMaxFillValues; ++k) {
+      a.fill[k] = kernels::fill_in_image_dtype<typename Grid::Sample>((*fill)[k]);
+    }
   }
   LaunchScope scope(stream, op);
   warp_kernel<T, Grid><<<g.grid, 256, 0, scope.handle()>>>(a, grid);

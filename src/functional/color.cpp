@@ -25,7 +25,8 @@ namespace streamvision::functional {
 namespace {
 
 void check_factor(const char* op, const char* argument, double factor) {
-  detail::color::check_value(!(factor < 0), ErrorKind::Value, op, argument, "a non-negative factor", factor);
+  const std::string words = std::string(argument) + " is not non-negative";
+  detail::color::check_value(!(factor < 0), ErrorKind::Value, op, argument, "a non-negative factor", factor, words.c_str());
 }
 
 // The elementwise ops: output of the input's shape and stride order.
@@ -128,7 +129,7 @@ Tensor adjust_hue(const Tensor& image, double hue_factor, const std::optional<St
   constexpr const char* op = ops::AdjustHue::name;
   detail::check_image(op, image, 3);
   detail::color::check_value(-0.5 <= hue_factor && hue_factor <= 0.5, ErrorKind::Value, op, "hue_factor",
-                      "a hue factor in [-0.5, 0.5]", hue_factor);
+                      "a hue factor in [-0.5, 0.5]", hue_factor, "hue_factor is not in [-0.5, 0.5]");
   detail::color::check_one_or_three_channels(op, image);
   if (image.size(-3) == 1 || image.numel() == 0) return image;
   return image_op<ops::AdjustHue>(image, 3, stream, hue_factor);
@@ -137,7 +138,8 @@ Tensor adjust_hue(const Tensor& image, double hue_factor, const std::optional<St
 Tensor adjust_gamma(const Tensor& image, double gamma, double gain, const std::optional<Stream>& stream) {
   constexpr const char* op = ops::AdjustGamma::name;
   detail::check_image(op, image, 0);
-  detail::color::check_value(!(gamma < 0), ErrorKind::Value, op, "gamma", "a non-negative real number", gamma);
+  detail::color::check_value(!(gamma < 0), ErrorKind::Value, op, "gamma", "a non-negative real number", gamma,
+                             "Gamma should be a non-negative real number");
   return elementwise<ops::AdjustGamma>(image, stream, gamma, gain);
 }
 
@@ -150,7 +152,9 @@ Tensor posterize(const Tensor& image, int bits, const std::optional<Stream>& str
   constexpr const char* op = ops::Posterize::name;
   detail::check_image(op, image, 0);
   if (bits < 0 || bits > 8) {
-    throw Error(ErrorKind::Type, op, "bits", "an integer in the range [0, 8]", std::to_string(bits));
+    throw Error(ErrorKind::Type, op, "bits", "an integer in the range [0, 8]",
+                std::to_string(bits) + " (bits must be a positive integer in the range [0, 8], got " + std::to_string(bits) +
+                    " instead.)");
   }
   const auto kernel = kernel_table<ops::Posterize>().get(image.device(), image.dtype());
   if (!is_floating_point(image.dtype()) && bits >= value_bits(image.dtype())) return image;
@@ -167,7 +171,8 @@ Tensor solarize(const Tensor& image, double threshold, const std::optional<Strea
     throw Error(ErrorKind::Type, op, "threshold",
                 "a threshold <= the maximum value of " + std::string(dtype_name(image.dtype())) + " (" +
                     detail::color::format_number(max_value(image.dtype())) + ")",
-                detail::color::format_number(threshold));
+                detail::color::format_number(threshold) +
+                    " (Threshold should be less or equal the maximum value of the dtype)");
   }
   return elementwise<ops::Solarize>(image, stream, threshold);
 }

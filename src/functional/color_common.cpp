@@ -17,13 +17,17 @@ std::string format_number(double value) {
 void check_one_or_three_channels(const char* op, const Tensor& image) {
   const std::int64_t c = image.size(-3);
   if (c != 1 && c != 3) {
-    throw Error(ErrorKind::Type, op, "image", "1 or 3 channels (Input image tensor permitted channel values are 1 or 3)",
+    throw Error(ErrorKind::Type, op, "image", "1 or 3 channels (Input image tensor can have 1 or 3 channels; permitted channel values are 1 or 3)",
                 std::to_string(c) + " channels");
   }
 }
 
-void check_value(bool ok, ErrorKind kind, const char* op, const char* argument, const char* expected, double value) {
-  if (!ok) throw Error(kind, op, argument, expected, format_number(value));
+void check_value(bool ok, ErrorKind kind, const char* op, const char* argument, const char* expected, double value,
+                 const char* torchvision_words) {
+  if (ok) return;
+  std::string got = format_number(value);
+  if (torchvision_words) got += std::string(" (") + torchvision_words + ")";
+  throw Error(kind, op, argument, expected, got);
 }
 
 Tensor batchable(const Tensor& image, const Stream& stream) {

@@ -18,7 +18,10 @@ std::string format_number(double value);
 void check_one_or_three_channels(const char* op, const Tensor& image);
 
 // Throws ValueError "argument: expected EXPECTED, got VALUE" unless `ok`.
-void check_value(bool ok, ErrorKind kind, const char* op, const char* argument, const char* expected, double value);
+// torchvision_words: torchvision's own sentence for the error, appended in parentheses so that
+// code matching torchvision's messages (its tests do) matches ours.
+void check_value(bool ok, ErrorKind kind, const char* op, const char* argument, const char* expected, double value,
+                 const char* torchvision_words = nullptr);
 
 // `image` itself when its leading dims merge into one batch dim (kernels::as_image_batch), else a
 // contiguous copy on `stream`: what the image kernels are given.

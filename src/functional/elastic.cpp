@@ -16,12 +16,14 @@ Tensor elastic(const Tensor& image, const Tensor& displacement, InterpolationMod
   constexpr const char* op = "elastic";
   detail::check_image(op, image, 3);
   if (!displacement.defined()) {
-    throw Error(ErrorKind::Type, op, "displacement", "a Tensor (Argument displacement should be a Tensor)", "an undefined tensor");
+    throw Error(ErrorKind::Type, op, "displacement", "a Tensor (Argument displacement should be a Tensor)", "None (an undefined tensor)");
   }
   const std::int64_t h = image.size(-2), w = image.size(-1);
   const Dims expected{1, h, w, 2};
   if (!(Dims(displacement.shape()) == expected)) {
-    throw Error(ErrorKind::Value, op, "displacement", "shape " + expected.str(), "shape " + Dims(displacement.shape()).str());
+    throw Error(ErrorKind::Value, op, "displacement",
+                "shape " + expected.str() + " (Argument displacement shape should be " + expected.str() + ")",
+                "shape " + Dims(displacement.shape()).str());
   }
   if (displacement.device() != image.device()) {
     throw Error(ErrorKind::Value, op, "displacement", "a tensor on the image's device " + image.device().str(),
@@ -33,8 +35,10 @@ Tensor elastic(const Tensor& image, const Tensor& displacement, InterpolationMod
   detail::check_spatial_size(op, h, w);
   const auto kernel = kernel_table<ops::Elastic>().get(image.device(), image.dtype());
   const Stream on = detail::op_stream(op, image, stream);
-  // torchvision: displacement.to(dtype) with the image's float dtype (float32 for integer images).
-  const DType grid_dtype = is_floating_point(image.dtype()) ? image.dtype() : DType::Float32;
+  // torchvision: displacement.to(dtype) with the image's float dtype, float32 for integer images
+  // and for float16 ones, which torchvision samples in float32 (kernels::ElasticGrid).
+  const DType grid_dtype =
+      is_floating_point(image.dtype()) && image.dtype() != DType::Float16 ? image.dtype() : DType::Float32;
   const Tensor grid_displacement = to_dtype(displacement, grid_dtype, /*scale=*/false,
                                             image.device().is_cuda() ? std::optional<Stream>(on) : std::nullopt);
   const Tensor src = detail::batchable(image, on);

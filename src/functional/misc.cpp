@@ -31,11 +31,13 @@ Tensor gaussian_blur(const Tensor& image, const std::vector<std::int64_t>& kerne
   constexpr const char* op = ops::GaussianBlur::name;
   detail::check_image(op, image, 3);
   if (kernel_size.size() != 2) {
-    throw Error(ErrorKind::Value, op, "kernel_size", "a sequence of length 2 ([kx, ky])", list(kernel_size));
+    throw Error(ErrorKind::Value, op, "kernel_size", "a sequence of length 2 ([kx, ky])",
+                list(kernel_size) + " (kernel_size is a sequence its length should be 2)");
   }
   for (std::int64_t k : kernel_size) {
     if (k % 2 == 0 || k < 0) {
-      throw Error(ErrorKind::Value, op, "kernel_size", "odd and positive integers", list(kernel_size));
+      throw Error(ErrorKind::Value, op, "kernel_size", "odd and positive integers",
+                  list(kernel_size) + " (kernel_size should have odd and positive integers)");
     }
   }
   ops::GaussianBlurParams params;
@@ -50,11 +52,12 @@ Tensor gaussian_blur(const Tensor& image, const std::vector<std::int64_t>& kerne
     params.sigma_x = (*sigma)[0];
     params.sigma_y = (*sigma)[1];
   } else {
-    throw Error(ErrorKind::Value, op, "sigma", "one value or a sequence of length 2", list(*sigma));
+    throw Error(ErrorKind::Value, op, "sigma", "one value or a sequence of length 2",
+                list(*sigma) + " (sigma is a sequence, its length should be 2)");
   }
   if (!(params.sigma_x > 0) || !(params.sigma_y > 0)) {
     throw Error(ErrorKind::Value, op, "sigma", "positive values",
-                list(std::vector<double>{params.sigma_x, params.sigma_y}));
+                list(std::vector<double>{params.sigma_x, params.sigma_y}) + " (sigma should have positive values)");
   }
   if (image.numel() == 0) return image;
   // torch's reflect padding needs the padding to be smaller than the padded dimension.
@@ -98,10 +101,13 @@ Tensor run_noise(ops::GaussianNoise::Kernel kernel, const Tensor& image, double 
 DType gaussian_noise_normals_dtype(const Tensor& image, double sigma) {
   constexpr const char* op = ops::GaussianNoise::name;
   detail::check_image(op, image, 0);
-  detail::color::check_value(!(sigma < 0), ErrorKind::Value, op, "sigma", "a non-negative sigma", sigma);
+  detail::color::check_value(!(sigma < 0), ErrorKind::Value, op, "sigma", "a non-negative sigma", sigma,
+                             "sigma shouldn't be negative");
   if (is_floating_point(image.dtype())) return image.dtype();
   if (image.dtype() == DType::UInt8) return DType::Float32;
-  throw Error(ErrorKind::Value, op, "image", "a tensor in uint8 or float dtype", dtype_name(image.dtype()));
+  throw Error(ErrorKind::Value, op, "image", "a tensor in uint8 or float dtype",
+              std::string(dtype_name(image.dtype())) + " (Input tensor is expected to be in uint8 or float dtype, got dtype=torch." +
+                  dtype_name(image.dtype()) + ")");
 }
 
 Tensor gaussian_noise(const Tensor& image, double mean, double sigma, bool clip, Generator* generator,

@@ -33,9 +33,13 @@ Tensor normalize(const Tensor& image, const std::vector<double>& mean, const std
   detail::check_image("normalize", image, 0);
   if (!is_floating_point(image.dtype())) {
     throw Error(ErrorKind::Type, "normalize", "image", "a float tensor (float16, bfloat16, float32, float64)",
-                dtype_name(image.dtype()));
+                std::string(dtype_name(image.dtype())) + " (Input tensor should be a float tensor. Got torch." +
+                    dtype_name(image.dtype()) + ".)");
   }
-  detail::check_image("normalize", image, 3);
+  if (image.dim() < 3) {
+    throw Error(ErrorKind::Value, "normalize", "image", "a tensor with at least 3 dims ([..., C, H, W])",
+                "shape " + Dims(image.shape()).str() + " (Expected tensor to be a tensor image of size (..., C, H, W))");
+  }
   for (double s : std) {
     if (s == 0.0) throw Error(ErrorKind::Value, "normalize", "std", "non-zero values (std evaluated to zero, leading to division by zero)", join(std));
   }

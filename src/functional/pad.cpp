@@ -35,7 +35,7 @@ std::array<std::int64_t, 4> parse_padding(const std::vector<std::int64_t>& paddi
 template <class T>
 bool scalar_fits(double v) {
   if constexpr (std::is_same_v<T, bool>) {
-    return v == v && v >= 0.0 && v <= 1.0;
+    return true;  // torch converts any value to bool (nonzero: true), e.g. a mask padded with 255
   } else if constexpr (kernels::is_float_like<T>) {
     if (std::isinf(v) || v != v) return true;
     double max = 0;

@@ -31,8 +31,9 @@ bool is_tensor_mode(InterpolationMode mode) {
 ops::Resize::Kernel check_resize(const Tensor& image, std::int64_t h, std::int64_t w, std::int64_t out_h,
                                  std::int64_t out_w, InterpolationMode interpolation) {
   if (!is_tensor_mode(interpolation)) {
+    // torch's wording ("got hamming", unquoted) is what torchvision's tests match.
     throw Error(ErrorKind::NotImplemented, kOp, "interpolation", "nearest, nearest-exact, bilinear or bicubic for tensors",
-                std::string("'") + interpolation_mode_name(interpolation) + "'");
+                interpolation_mode_name(interpolation));
   }
   // An empty batch (no planes) resizes to an empty batch; otherwise every size must be positive.
   std::int64_t planes = 1;
@@ -63,13 +64,20 @@ Tensor resize_to(ops::Resize::Kernel kernel, const Tensor& image, std::int64_t o
 std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t width,
                                               const std::optional<std::vector<std::int64_t>>& size,
                                               std::optional<std::int64_t> max_size) {
+  // The max_size errors end with torchvision's own sentence in parentheses (its tests match it).
   // torchvision: short, long = (w, h) if w <= h else (h, w)
   const std::int64_t short_side = width <= height ? width : height;
   const std::int64_t long_side = width <= height ? height : width;
   std::int64_t new_short = 0, new_long = 0;
+  if (size && size->size() != 1 && max_size) {
+    throw Error(ErrorKind::Value, kOp, "max_size", "None unless size is None or one value",
+                std::to_string(*max_size) + " with size " + detail::join_values(*size) +
+                    " (max_size should only be passed if size is None or specifies the length of the smaller edge, "
+                    "i.e. size should be an int or a sequence of length 1)");
+  }
   if (!size) {
     if (!max_size) {
-      throw Error(ErrorKind::Value, kOp, "max_size", "an integer when size is None", "None");
+      throw Error(ErrorKind::Value, kOp, "max_size", "an integer", "None (max_size must be an integer when size is None)");
     }
     if (long_side == 0) throw Error(ErrorKind::Value, kOp, "image", "a non-empty height and width", "0");
     new_short = scaled(*max_size, short_side, long_side);
@@ -81,10 +89,10 @@ std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t 
     new_long = scaled(requested, long_side, short_side);
     if (max_size) {
       if (*max_size <= requested) {
-        throw Error(ErrorKind::Value, kOp, "max_size",
-                    "a value strictly greater than the requested size for the smaller edge size = " +
-                        detail::join_values(*size),
-                    std::to_string(*max_size));
+        throw Error(ErrorKind::Value, kOp, "max_size", "a value greater than the requested smaller edge",
+                    std::to_string(*max_size) + " (max_size = " + std::to_string(*max_size) +
+                        " must be strictly greater than the requested size for the smaller edge size = " +
+                        detail::join_values(*size) + ")");
       }
       if (new_long > *max_size) {
         new_short = scaled(*max_size, new_short, new_long);
@@ -92,11 +100,6 @@ std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t 
       }
     }
   } else if (size->size() == 2) {
-    if (max_size) {
-      throw Error(ErrorKind::Value, kOp, "max_size",
-                  "None unless size is None or specifies the length of the smaller edge (one value)",
-                  std::to_string(*max_size) + " with size " + detail::join_values(*size));
-    }
     return {(*size)[0], (*size)[1]};
   } else {
     throw Error(ErrorKind::Value, kOp, "size", "None, one value (the shorter edge) or two values (h, w)",

@@ -8,9 +8,10 @@
 //    kernels compute them. torch's CUDA build lets nvcc contract a*b+c into an FMA; those are
 //    written here as explicit fused_mul_add so that both engines round the same way (the
 //    contraction pattern is nvcc's usual one; where it differs the result moves by an ulp).
-//  * uint8 bicubic: torch's CPU path (the PIL-like result): double weights, quantised per
-//    dimension to int16 with the largest precision that keeps them in range, accumulated in
-//    int32 with a +0.5 bias, shifted and clamped to [0, 255].
+//  * uint8 bicubic and bilinear: torch's CPU path (the PIL-like result): double weights,
+//    quantised per dimension to int16 with the largest precision that keeps them in range,
+//    accumulated in int32 with a +0.5 bias, shifted and clamped to [0, 255]. The CUDA engine
+//    uses it for bicubic only (torchvision's CUDA bilinear is the float path).
 #pragma once
 
 #include <math.h>
@@ -201,36 +202,49 @@ SV_HOST_DEVICE SV_FORCE_INLINE A weighted_sum(const A* w, std::int64_t stride, i
   return acc;
 }
 
-// ---- uint8 bicubic, torch's CPU integer path ------------------------------------------------
+// ---- uint8 bilinear / bicubic, torch's CPU integer path -----------------------------------
 
 struct Int16Dim {
   double scale = 1, support = 2;
   int in_size = 0, out_size = 0, max_taps = 4;
   bool antialias = true;
+  ResampleFilter filter = ResampleFilter::Cubic;
 };
 
-inline Int16Dim make_int16_dim(std::int64_t in_size, std::int64_t out_size, bool antialias) {
+inline Int16Dim make_int16_dim(std::int64_t in_size, std::int64_t out_size, bool antialias,
+                               ResampleFilter filter = ResampleFilter::Cubic) {
   Int16Dim d;
   d.in_size = static_cast<int>(in_size);
   d.out_size = static_cast<int>(out_size);
   d.antialias = antialias;
+  d.filter = filter;
   d.scale = static_cast<double>(in_size) / static_cast<double>(out_size);
+  const int taps = filter == ResampleFilter::Triangle ? 2 : 4;
   if (antialias) {
-    d.support = d.scale >= 1.0 ? (4 * 0.5) * d.scale : 4 * 0.5;
+    d.support = d.scale >= 1.0 ? (taps * 0.5) * d.scale : taps * 0.5;
     d.max_taps = static_cast<int>(ceil(d.support)) * 2 + 1;
   } else {
-    d.support = 4 * 0.5;
-    d.max_taps = 4;
+    d.support = taps * 0.5;
+    d.max_taps = taps;
   }
   return d;
 }
 
-// torch's CPU cubic filter in double (a = -0.5 with antialias, -0.75 without).
+// torch's CPU filters in double: the triangle, and Keys' cubic with a = -0.5 with antialias
+// (PIL's) and -0.75 without (the float path's).
 SV_HOST_DEVICE SV_FORCE_INLINE double cpu_cubic_filter(double x, double a) {
   x = fabs(x);
   if (x < 1.0) return ((a + 2) * x - (a + 3)) * x * x + 1;
   if (x < 2.0) return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
   return 0.0;
+}
+
+SV_HOST_DEVICE SV_FORCE_INLINE double int16_filter(const Int16Dim& d, double x) {
+  if (d.filter == ResampleFilter::Triangle) {
+    x = fabs(x);
+    return x < 1.0 ? 1.0 - x : 0.0;
+  }
+  return cpu_cubic_filter(x, d.antialias ? -0.5 : -0.75);
 }
 
 // Taps and double weights of output index i (max_taps slots, unused ones zeroed); returns the
@@ -248,7 +262,7 @@ SV_HOST_DEVICE inline double int16_source_weights(const Int16Dim& d, int i, int&
     if (size > d.max_taps) size = d.max_taps;
     double total = 0.0;
     for (std::int64_t j = 0; j < size; ++j) {
-      const double v = cpu_cubic_filter((static_cast<double>(j + start) - center + 0.5) * invscale, -0.5);
+      const double v = int16_filter(d, (static_cast<double>(j + start) - center + 0.5) * invscale);
       w[j] = v;
       total += v;
     }
@@ -263,23 +277,26 @@ SV_HOST_DEVICE inline double int16_source_weights(const Int16Dim& d, int i, int&
     xsize = static_cast<int>(size);
     return wt_max;
   }
-  // Without antialias: the 4 taps of the float path (a = -0.75), with the taps that fall outside
-  // the image folded onto the edge pixel (what the float path's clamped indices amount to).
-  const double real = d.scale * (i + 0.5) - 0.5;
-  std::int64_t index = static_cast<std::int64_t>(floorf(static_cast<float>(real)));
+  // Without antialias: the taps of the float path (2 or 4 around the source index), with the
+  // taps that fall outside the image folded onto the edge pixel (what the float path's clamped
+  // indices amount to).
+  const int taps = d.max_taps, half = taps / 2;
+  double real = d.scale * (i + 0.5) - 0.5;
+  if (d.filter == ResampleFilter::Triangle && real < 0.0) real = 0.0;  // torch clamps only linear sources
+  std::int64_t index = static_cast<std::int64_t>(floorf(static_cast<float>(real)));  // torch calls floorf on the double
   if (index > d.in_size - 1) index = d.in_size - 1;
   double lambda = real - static_cast<double>(index);
   lambda = lambda < 0.0 ? 0.0 : (lambda > 1.0 ? 1.0 : lambda);
-  const std::int64_t unbound_min = index - 1;
-  const std::int64_t unbound_max = index + 3;
+  const std::int64_t unbound_min = index - half + 1;
+  const std::int64_t unbound_max = index + half + 1;
   const std::int64_t start = unbound_min > 0 ? unbound_min : 0;
   std::int64_t size = (unbound_max < d.in_size ? unbound_max : d.in_size) - start;
   if (size < 0) size = 0;
-  if (size > 4) size = 4;
+  if (size > taps) size = taps;
   int slot = 0;
-  for (int j = 0; j < 4; ++j) {
+  for (int j = 0; j < taps; ++j) {
     w[j] = 0.0;
-    const double v = cpu_cubic_filter(static_cast<double>(j - 1) - lambda, -0.75);
+    const double v = int16_filter(d, static_cast<double>(j + 1 - half) - lambda);
     if (unbound_min + j <= 0) {
       slot = 0;
     } else if (unbound_min + j >= d.in_size - 1) {

@@ -3,7 +3,10 @@
 // torchvision builds its grid and grid_sample reads it:
 //
 //  * the grid lives in the image dtype for float images and in float32 for integer images
-//    (T's grid type G; 16-bit float grids are rounded to 16 bits where torch stores them);
+//    (16-bit float grids are rounded to 16 bits where torch stores them), except elastic on
+//    float16 (see ElasticGrid);
+//  * each grid names the dtype the warp samples and blends in (Sample: the image dtype, or
+//    float32 where torchvision converts the image first) and warp_output brings the result back;
 //  * torchvision's grid is a bmm of a base grid [x, y, 1] with a 3x2 matrix; cuBLAS accumulates
 //    it as x*m0, then fma(y, m1, .), then + m2, which we reproduce;
 //  * grid_sample unnormalises with ((g + 1) * size - 1) / 2 (fused, see sampling.hpp).
@@ -41,6 +44,7 @@ inline acc_t<T> to_grid_dtype(double v) {
 // theta rescaled by (w/2, h/2) of the input.
 template <class T>
 struct AffineGrid {
+  using Sample = T;
   using A = acc_t<T>;
   A m[6] = {};          // rescaled theta: gx = x m0 + y m1 + m2, gy = x m3 + y m4 + m5
   A x_offset = 0, y_offset = 0;  // (ow - 1) / 2, (oh - 1) / 2
@@ -78,6 +82,7 @@ inline AffineGrid<T> make_affine_grid(const double matrix[6], int in_w, int in_h
 // g = (theta1 [x y 1] / (w/2, h/2)) / (c6 x + c7 y + 1) - 1.
 template <class T>
 struct PerspectiveGrid {
+  using Sample = T;
   using A = acc_t<T>;
   A num[6] = {};   // rescaled theta1
   A den[2] = {};   // c6, c7
@@ -138,11 +143,18 @@ inline Linspace<A> make_linspace(double start, double end, int steps) {
 
 // elastic (torchvision _create_identity_grid + displacement): the identity grid of
 // align_corners=False, linspace((1 - s) / s, (s - 1) / s, s) per axis, plus the displacement
-// (already in the grid dtype), added in the grid dtype.
+// (already in the grid dtype), added in the grid dtype. torchvision's elastic_image converts a
+// float16 image to float32 (its "(cpu, f16)" patch): grid, sampling and fill blend run in
+// float32 and only the result is rounded to float16. Both engines do that, for the precision.
+// bfloat16 has no such patch and stays in bfloat16 throughout.
+template <class T>
+using elastic_sample_t = std::conditional_t<std::is_same_v<T, Half>, float, T>;
+
 template <class T>
 struct ElasticGrid {
-  using A = acc_t<T>;
-  using D = std::conditional_t<is_half_like<T>, T, A>;  // displacement element type
+  using Sample = elastic_sample_t<T>;
+  using A = acc_t<Sample>;
+  using D = std::conditional_t<is_half_like<Sample>, Sample, A>;  // displacement element type
   Linspace<A> xs, ys;
   const D* displacement = nullptr;
   std::int64_t d_sy = 0, d_sx = 0, d_sc = 0;  // element strides of displacement[0, y, x, c]
@@ -150,8 +162,8 @@ struct ElasticGrid {
 
   SV_HOST_DEVICE SV_FORCE_INLINE void source(int ox, int oy, A& ix, A& iy) const {
     const D* d = displacement + oy * d_sy + ox * d_sx;
-    const A gx = grid_value<T>(grid_value<T>(xs.at(ox)) + static_cast<A>(to_opmath(d[0])));
-    const A gy = grid_value<T>(grid_value<T>(ys.at(oy)) + static_cast<A>(to_opmath(d[d_sc])));
+    const A gx = grid_value<Sample>(grid_value<Sample>(xs.at(ox)) + static_cast<A>(to_opmath(d[0])));
+    const A gy = grid_value<Sample>(grid_value<Sample>(ys.at(oy)) + static_cast<A>(to_opmath(d[d_sc])));
     ix = unnormalize(gx, in_w);
     iy = unnormalize(gy, in_h);
   }
@@ -159,13 +171,25 @@ struct ElasticGrid {
 
 template <class T>
 inline ElasticGrid<T> make_elastic_grid(int w, int h) {
-  using A = acc_t<T>;
+  using A = typename ElasticGrid<T>::A;
   ElasticGrid<T> g;
   g.xs = make_linspace<A>((-w + 1.0) / w, (w - 1.0) / w, w);
   g.ys = make_linspace<A>((-h + 1.0) / h, (h - 1.0) / h, h);
   g.in_w = w;
   g.in_h = h;
   return g;
+}
+
+// A warp's output pixel for image dtype T from what it sampled in the grid's Sample dtype S
+// (acc_t<S> values): torchvision's fill blend in S, then S -> T when they differ.
+template <class T, class S, class A>
+SV_HOST_DEVICE SV_FORCE_INLINE T warp_output(A sampled, A mask, bool nearest, bool has_fill, A fill) {
+  static_assert(std::is_same_v<A, acc_t<S>> && std::is_same_v<acc_t<S>, acc_t<T>>, "a warp accumulates in acc_t<T>");
+  if constexpr (std::is_same_v<S, T>) {
+    return blend_fill<T>(sampled, mask, nearest, has_fill, fill);
+  } else {
+    return to_image_dtype<T>(blend_fill<S>(sampled, mask, nearest, has_fill, fill));
+  }
 }
 
 // rotate's fast paths (torch.rot90 over the last two dims, counter-clockwise): a view of the

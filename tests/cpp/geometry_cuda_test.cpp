@@ -79,6 +79,9 @@ TEST(GeometryCuda, ResizeEqualsCpu) {
         const Tensor gpu_in = with_layout(src, layout, kGpu);
         for (InterpolationMode mode : {InterpolationMode::Nearest, InterpolationMode::NearestExact, InterpolationMode::Bilinear,
                                        InterpolationMode::Bicubic}) {
+          // uint8 bilinear: the CPU engine follows torchvision's CPU result (torch's integer
+          // path), the CUDA engine torchvision's CUDA result; they differ by design.
+          if (dtype == DType::UInt8 && mode == InterpolationMode::Bilinear) continue;
           for (bool aa : {true, false}) {
             if (aa && (mode == InterpolationMode::Nearest || mode == InterpolationMode::NearestExact)) continue;
             for (const auto& size : sizes) {
@@ -124,6 +127,7 @@ TEST(GeometryCuda, AntialiasResizeLargeRatiosEqualCpu) {
         const Tensor cpu_in = with_layout(src, layout, Device::cpu());
         const Tensor gpu_in = with_layout(src, layout, kGpu);
         for (InterpolationMode mode : {InterpolationMode::Bilinear, InterpolationMode::Bicubic}) {
+          if (dtype == DType::UInt8 && mode == InterpolationMode::Bilinear) continue;  // CPU: torch's CPU integer path
           SCOPED_TRACE(describe(c.shape, dtype, layout) + " " + interpolation_mode_name(mode));
           ASSERT_TRUE(bitwise_equal(functional::resize(cpu_in, c.size, mode, std::nullopt, true),
                                     functional::resize(gpu_in, c.size, mode, std::nullopt, true)));

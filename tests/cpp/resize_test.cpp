@@ -2,12 +2,29 @@
 // antialias weights of a 2x downscale), an independent double-precision reference over dtypes,
 // shapes, layouts and modes, the output-size rules, and bad input.
 #include <cmath>
+#include <cstdlib>
 #include <functional>
+#include <string_view>
 
 #include "geometry_test_utils.hpp"
 
 namespace svt {
 namespace {
+
+// Whether torchvision resizes uint8 bilinear images on this CPU with torch's integer path (torch's
+// CPU capability AVX2 or AVX512, ATEN_CPU_CAPABILITY overriding the CPU's) rather than in float32.
+bool torchvision_uint8_bilinear_is_integer() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (const char* env = std::getenv("ATEN_CPU_CAPABILITY")) {
+    const std::string_view v(env);
+    if (v == "default") return false;
+    if (v == "avx2" || v == "avx512") return true;
+  }
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
 
 // ---- reference (double precision, written from the definitions) -----------------------------
 
@@ -89,24 +106,28 @@ std::vector<double> resample_axis(const std::vector<double>& src, std::int64_t p
   return dst;
 }
 
-// The reference result in double, before the conversion to the image dtype.
+// The reference result in double, before the conversion to the image dtype (for torch's integer path
+// already rounded, half up).
 std::vector<double> reference_resize(const Tensor& in, std::int64_t oh, std::int64_t ow, InterpolationMode mode, bool aa) {
   const std::int64_t h = in.size(-2), w = in.size(-1), planes = in.numel() / std::max<std::int64_t>(h * w, 1);
   std::vector<double> src;
   for_each_index(in.shape(), [&](const std::int64_t* idx) { src.push_back(value_at(in, idx)); });
-  const bool u8_cubic = in.dtype() == DType::UInt8 && mode == InterpolationMode::Bicubic;
+  const bool u8_int = in.dtype() == DType::UInt8 &&
+                      (mode == InterpolationMode::Bicubic ||
+                       (mode == InterpolationMode::Bilinear && torchvision_uint8_bilinear_is_integer()));
   auto identity = [](double v) { return v; };
-  // uint8 bicubic: torch's CPU path rounds and clamps the horizontal pass to uint8.
+  // torch's CPU integer path (uint8 bicubic, and bilinear where torchvision takes it) rounds
+  // half up and clamps after each pass and skips a dimension that keeps its size.
   auto to_u8 = [](double v) { return std::clamp(std::floor(v + 0.5), 0.0, 255.0); };
+  const std::function<double(double)> finish = u8_int ? std::function<double(double)>(to_u8) : identity;
   std::vector<double> mid = src;
   std::int64_t mw = w;
-  if (ow != w || !u8_cubic) {
-    mid = resample_axis(src, planes, h, w, ow, true, [&](std::int64_t i) { return ref_taps(mode, aa, w, ow, i); },
-                        u8_cubic && oh != h ? std::function<double(double)>(to_u8) : identity);
+  if (ow != w || !u8_int) {
+    mid = resample_axis(src, planes, h, w, ow, true, [&](std::int64_t i) { return ref_taps(mode, aa, w, ow, i); }, finish);
     mw = ow;
   }
-  if (oh == h && u8_cubic) return mid;
-  return resample_axis(mid, planes, h, mw, oh, false, [&](std::int64_t i) { return ref_taps(mode, aa, h, oh, i); }, identity);
+  if (oh == h && u8_int) return mid;
+  return resample_axis(mid, planes, h, mw, oh, false, [&](std::int64_t i) { return ref_taps(mode, aa, h, oh, i); }, finish);
 }
 
 // Compares `out` with the double reference under the dtype's conversion rule.
@@ -181,6 +202,26 @@ TEST(Resize, BilinearUpscaleLambdas) {
   const Tensor img = row_image(DType::Float32, {0, 8});
   EXPECT_EQ(row_values(functional::resize(img, std::vector<std::int64_t>{1, 4}, InterpolationMode::Bilinear, std::nullopt, false)),
             (std::vector<double>{0, 2, 6, 8}));
+}
+
+TEST(Resize, Uint8BilinearRoundsAsTorchvisionOnThisCpu) {
+  // 4 -> 2 without antialias: sources 0.5 and 2.5, so each output is the mean of two pixels:
+  // 0.5 and 4.5. torch's integer path takes int16 weights 16384 / 2^15 each and rounds half up
+  // ((16384 * (0 + 1) + 2^14) >> 15 = 1, (16384 * (2 + 7) + 2^14) >> 15 = 5); the float path
+  // rounds half to even (0, 4).
+  const Tensor u8 = row_image(DType::UInt8, {0, 1, 2, 7});
+  const auto v = row_values(functional::resize(u8, std::vector<std::int64_t>{1, 2}, InterpolationMode::Bilinear, std::nullopt, false));
+  EXPECT_EQ(v, torchvision_uint8_bilinear_is_integer() ? (std::vector<double>{1, 5}) : (std::vector<double>{0, 4}));
+  // Antialiased 6 -> 2: the triangle stretched by 3 gives output 0 the weights 2/3, 1, 2/3, 1/3
+  // (/ 8/3) on pixels 0..3 and output 1 the weights 1/3, 2/3, 1, 2/3 on pixels 2..5. The largest,
+  // 3/8, sets precision 16: weights 16384, 24576, 16384, 8192 and 8192, 16384, 24576, 16384. On
+  // (2, 0, 0, 0, 0, 4): 0.5 -> (2 * 16384 + 2^15) >> 16 = 1 and 1 -> (4 * 16384 + 2^15) >> 16 = 1.
+  // (The float path's weights are not exact quarters, so its 0.5 may land on either side.)
+  if (torchvision_uint8_bilinear_is_integer()) {
+    const Tensor row = row_image(DType::UInt8, {2, 0, 0, 0, 0, 4});
+    EXPECT_EQ(row_values(functional::resize(row, std::vector<std::int64_t>{1, 2}, InterpolationMode::Bilinear, std::nullopt, true)),
+              (std::vector<double>{1, 1}));
+  }
 }
 
 TEST(Resize, AntialiasTwoTimesDownscaleWeights) {
@@ -275,19 +316,25 @@ TEST(Resize, ResizedCropEqualsCropThenResize) {
 TEST(Resize, BadInput) {
   const Tensor img = random_cpu({3, 8, 6}, DType::UInt8, 2);
   using V = std::vector<std::int64_t>;
-  expect_error(ErrorKind::Value, "max_size", [&] { functional::resize(img, V{4, 4}, InterpolationMode::Bilinear, 10); });
-  expect_error(ErrorKind::Value, "strictly greater", [&] { functional::resize(img, V{4}, InterpolationMode::Bilinear, 4); });
-  expect_error(ErrorKind::Value, "max_size", [&] { functional::resize(img, std::nullopt); });
+  // The phrases torchvision's own tests match (TestResize).
+  expect_error(ErrorKind::Value, "max_size should only be passed if size is None or specifies",
+               [&] { functional::resize(img, V{4, 4}, InterpolationMode::Bilinear, 10); });
+  expect_error(ErrorKind::Value, "size should be an int or a sequence of length 1",
+               [&] { functional::resize(img, V{1, 2, 3}, InterpolationMode::Bilinear, 10); });
+  expect_error(ErrorKind::Value, "must be strictly greater than the requested size",
+               [&] { functional::resize(img, V{4}, InterpolationMode::Bilinear, 4); });
+  expect_error(ErrorKind::Value, "max_size must be an integer when size is None", [&] { functional::resize(img, std::nullopt); });
   expect_error(ErrorKind::Value, "size", [&] { functional::resize(img, V{1, 2, 3}); });
-  expect_error(ErrorKind::NotImplemented, "box", [&] { functional::resize(img, V{4}, InterpolationMode::Box); });
-  expect_error(ErrorKind::NotImplemented, "lanczos", [&] { functional::resize(img, V{4}, interpolation_mode_from_int(1)); });
+  expect_error(ErrorKind::NotImplemented, "got box", [&] { functional::resize(img, V{4}, InterpolationMode::Box); });
+  expect_error(ErrorKind::NotImplemented, "got hamming", [&] { functional::resize(img, V{4}, InterpolationMode::Hamming); });
+  expect_error(ErrorKind::NotImplemented, "got lanczos", [&] { functional::resize(img, V{4}, interpolation_mode_from_int(1)); });
   expect_error(ErrorKind::Value, "pil_code", [&] { interpolation_mode_from_int(7); });
   expect_error(ErrorKind::Runtime, "greater than 0", [&] { functional::resize(img, V{0, 4}); });
   expect_error(ErrorKind::Runtime, "greater than 0", [&] { functional::resize(img, V{-3}); });
   expect_error(ErrorKind::Runtime, "greater than 0", [&] { functional::resize(random_cpu({3, 0, 6}, DType::UInt8, 1), V{4, 4}); });
   EXPECT_EQ(functional::resize(random_cpu({0, 3, 5, 6}, DType::UInt8, 1), V{4, 4}).numel(), 0);
   expect_error(ErrorKind::Value, "at least 3 dims", [&] { functional::resize(random_cpu({8, 6}, DType::UInt8, 1), V{4}); });
-  expect_error(ErrorKind::Type, "int32", [&] { functional::resize(random_cpu({3, 8, 6}, DType::Int32, 1), V{4}); });
+  expect_error(ErrorKind::UnsupportedDType, "int32", [&] { functional::resize(random_cpu({3, 8, 6}, DType::Int32, 1), V{4}); });
   expect_error(ErrorKind::NotImplemented, "box", [&] { functional::resized_crop(img, 0, 0, 4, 4, {2}, InterpolationMode::Box); });
   EXPECT_EQ(interpolation_mode_from_int(4), InterpolationMode::Box);
   EXPECT_EQ(interpolation_mode_from_string("nearest-exact"), InterpolationMode::NearestExact);

@@ -1,6 +1,7 @@
 // affine / rotate / perspective / elastic on the CPU: hand-computed cases (right-angle rotations,
 // integer shifts, identities), a double-precision reference of torchvision's grid_sample
-// pipeline over dtypes, shapes, layouts, modes and fills, and bad input.
+// pipeline over dtypes, shapes, layouts, modes and fills, perspective coefficients as
+// torchvision 0.26 computes them, float16 elastic in float32, and bad input.
 #include <cmath>
 #include <functional>
 
@@ -81,8 +82,9 @@ void expect_warp_close(const Tensor& out, const std::vector<double>& ref, bool n
     exact += d <= (c.dtype() == DType::Float64 ? 1e-9 : 0.0);
   });
   if (c.numel() == 0) return;
-  // float16 / bfloat16 images get a 16-bit grid (as in torchvision): source points move by up to
-  // half a 16-bit ulp of the normalised coordinate, so they only roughly follow the reference.
+  // float16 / bfloat16 images get a 16-bit grid (as in torchvision; elastic samples float16 in
+  // float32): source points move by up to half a 16-bit ulp of the normalised coordinate, so
+  // they only roughly follow the reference.
   const bool half_grid = c.dtype() == DType::Float16 || c.dtype() == DType::BFloat16;
   if (nearest) {
     // A source point within rounding of a pixel boundary may pick either neighbour.
@@ -204,6 +206,66 @@ TEST(Warp, RotateExpandSize) {
   EXPECT_EQ(functional::rotate(img, 90).size(-1), 40);
 }
 
+// ---- perspective coefficients -------------------------------------------------------------
+
+// torchvision 0.26's _get_perspective_coeffs (torch 2.11, x86 MKL) for point sets a
+// RandomPerspective on small images or a user can give: ordinary ones, the identity and small
+// sets whose exact solution has zeros (torch's rounding noise included), a nearly singular set
+// that it solves, and float points (float32 rows).
+TEST(Warp, PerspectiveCoefficientsMatchTorchvision) {
+  struct Case {
+    functional::Points start, end;
+    std::array<double, 8> expected;
+  };
+  const std::vector<Case> cases{
+      {{{0, 0}, {33, 0}, {33, 25}, {0, 25}}, {{3, 2}, {32, 3}, {30, 24}, {2, 25}},
+       {0x1.05bdcp+0, 0x1.6c2964p-5, -0x1.93fdecp+1, -0x1.22542ap-5, 0x1.071c46p+0, -0x1.f300aap+0, -0x1.83149ap-9, -0x1.ee1e48p-10}},
+      {{{3, 2}, {32, 3}, {30, 24}, {2, 25}}, {{5, 5}, {30, 3}, {33, 19}, {4, 25}},
+       {0x1.1d6d6ap+0, 0x1.ce3c12p-6, -0x1.484df0p+1, 0x1.3c12d6p-3, 0x1.87202ap+0, -0x1.93da80p+2, -0x1.2f0fdcp-9, 0x1.957eb2p-7}},
+      {{{0, 0}, {1, 0}, {1, 1}, {0, 1}}, {{0, 0}, {1, 0}, {1, 1}, {0, 1}},
+       {1.0, 0x1.a8f6d2p-53, -0x1.1f42a8p-52, 0x1.6a09e6p-54, 1.0, -0x1.1a1fa8p-53, 0x1.4214c8p-52, 0x1.f7675ep-55}},
+      {{{0, 0}, {2, 0}, {2, 1}, {0, 1}}, {{0, 0}, {1, 0}, {2, 1}, {1, 1}},
+       {2.0, -2.0, 0x1.0f912ap-50, 0x1.3988e2p-52, 1.0, -0x1.155070p-54, 0x1.670674p-54, -0x1.99da1cp-52}},
+      {{{0, 0}, {1, 0}, {1, 1}, {0, 1}}, {{0, 0}, {1, 0}, {1, 1}, {1, 1}},
+       {-0x1.f8a060p-53, 0x1.3988e2p-53, -0x1p-103, 0x1.e9c58ap-55, -0x1.3988e2p-52, -0x1p-103, -1.0, 0.0}},
+      {{{3, 2}, {3, 3}, {2, 0}, {1, 3}}, {{3, 3}, {1, 2}, {1, 2}, {1, 1}},
+       {-3.0, -0x1.2971f4p-49, 3.0, -2.0, 0x1.5b04f2p-50, 2.0, -1.0, 0.0}},
+      {{{0.5, 1.25}, {40.1, 2.7}, {38.9, 30.3}, {1.1, 29.9}}, {{2.2, 0.3}, {39.5, 1.5}, {41.7, 31.1}, {0.25, 28.4}},
+       {0x1.27743ap+0, 0x1.ba4bb0p-4, -0x1.08beb6p+1, 0x1.aa547ap-8, 0x1.3356fcp+0, 0x1.c44744p-1, 0x1.0aa934p-9, 0x1.86eceep-8}},
+  };
+  for (const Case& c : cases) {
+    const auto coeffs = functional::perspective_coefficients(c.start, c.end);
+    for (int k = 0; k < 8; ++k) EXPECT_EQ(coeffs[k], c.expected[k]) << "coefficient " << k << " of case " << (&c - cases.data());
+  }
+  // Sets whose R has an exactly zero diagonal element: torch.linalg.lstsq raises (a RuntimeError).
+  const std::vector<std::pair<functional::Points, functional::Points>> singular{
+      {functional::Points(4, {0, 0}), functional::Points(4, {0, 0})},
+      {{{0, 0}, {1, 0}, {2, 0}, {3, 0}}, {{0, 0}, {1, 0}, {2, 0}, {3, 0}}},
+      {{{0, 0}, {1, 1}, {2, 2}, {3, 3}}, {{0, 0}, {1, 1}, {2, 2}, {3, 3}}},
+      {{{3, 0}, {3, 3}, {0, 3}, {0, 0}}, {{1, 1}, {3, 3}, {2, 1}, {2, 1}}},
+      {{{0, 0}, {0, 0}, {0, 0}, {0, 0}}, {{0, 0}, {0, 0}, {0, 0}, {0, 0}}},
+  };
+  for (const auto& [start, end] : singular) {
+    expect_error(ErrorKind::Runtime, "full rank", [&] { functional::perspective_coefficients(start, end); });
+  }
+}
+
+// ---- float16 elastic ------------------------------------------------------------------------
+
+// torchvision samples a float16 image in float32 (grid, taps and fill blend) and rounds only the
+// result: elastic on float16 is the float32 elastic of the same values, rounded.
+TEST(Warp, Float16ElasticSamplesInFloat32) {
+  const Tensor half = random_cpu({2, 3, 11, 14}, DType::Float16, 21, 0.0, 1.0);
+  const Tensor disp = random_cpu({1, 11, 14, 2}, DType::Float32, 22, -0.2, 0.2);
+  const Tensor as_float = functional::to_dtype(half, DType::Float32);
+  for (InterpolationMode mode : {InterpolationMode::Nearest, InterpolationMode::Bilinear}) {
+    for (const Fill& fill : {Fill{}, Fill{std::vector<double>{0.3, 0.6, 0.9}}}) {
+      const Tensor expected = functional::to_dtype(functional::elastic(as_float, disp, mode, fill), DType::Float16);
+      EXPECT_TRUE(bitwise_equal(expected, functional::elastic(half, disp, mode, fill))) << interpolation_mode_name(mode);
+    }
+  }
+}
+
 // ---- reference over dtypes, shapes, layouts ---------------------------------------------------
 
 TEST(Warp, MatchesReferenceForEveryDtypeShapeLayoutAndMode) {
@@ -288,18 +350,24 @@ TEST(Warp, BadInput) {
   expect_error(ErrorKind::Value, "scale", [&] { functional::affine(img, 1, {0, 0}, 0, {0}); });
   expect_error(ErrorKind::Value, "shear", [&] { functional::affine(img, 1, {0, 0}, 1, {0, 1, 2}); });
   expect_error(ErrorKind::Value, "center", [&] { functional::rotate(img, 10, InterpolationMode::Nearest, false, std::vector<double>{1}); });
-  expect_error(ErrorKind::Value, "coefficients", [&] { functional::perspective(img, std::nullopt, std::nullopt, InterpolationMode::Bilinear, std::nullopt, std::vector<double>(7, 0.0)); });
-  expect_error(ErrorKind::Value, "coefficients", [&] {
+  // The messages hold what torchvision 0.26's tests match.
+  expect_error(ErrorKind::Value, "coefficients should have 8 float values", [&] { functional::perspective(img, std::nullopt, std::nullopt, InterpolationMode::Bilinear, std::nullopt, std::vector<double>(7, 0.0)); });
+  expect_error(ErrorKind::Value, "startpoints/endpoints and the coefficients shouldn't be defined concurrently", [&] {
     functional::perspective(img, functional::Points(4, {0, 0}), functional::Points(4, {0, 0}), InterpolationMode::Bilinear,
                             std::nullopt, std::vector<double>(8, 0.0));
   });
   expect_error(ErrorKind::Value, "coefficients", [&] { functional::perspective(img, std::nullopt, std::nullopt, InterpolationMode::Bilinear, std::nullopt, std::vector<double>{1, 0, 0, 0, 1, 0, nan, 0}); });
   expect_error(ErrorKind::Value, "four corners", [&] { functional::perspective(img, functional::Points(3, {0, 0}), functional::Points(4, {0, 0})); });
-  expect_error(ErrorKind::Value, "singular", [&] { functional::perspective(img, functional::Points(4, {1, 1}), functional::Points(4, {1, 1})); });
-  expect_error(ErrorKind::Value, "None", [&] { functional::perspective(img, std::nullopt, std::nullopt); });
-  expect_error(ErrorKind::Value, "displacement", [&] { functional::elastic(img, empty({1, 8, 6, 3}, DType::Float32, Device::cpu())); });
-  expect_error(ErrorKind::Type, "displacement", [&] { functional::elastic(img, Tensor()); });
-  expect_error(ErrorKind::Type, "int32", [&] { functional::affine(random_cpu({3, 8, 6}, DType::Int32, 1), 1, {0, 0}, 1, {0}); });
+  expect_error(ErrorKind::Runtime, "full rank", [&] { functional::perspective(img, functional::Points(4, {1, 1}), functional::Points(4, {1, 1})); });
+  expect_error(ErrorKind::Runtime, "finite", [&] { functional::perspective(img, functional::Points(4, {1, nan}), functional::Points(4, {1, 1})); });
+  expect_error(ErrorKind::Value, "Overflow", [&] {
+    functional::perspective(img, functional::Points{{0, 0}, {1, 0}, {1, 1}, {4294967296.0, 1}},
+                            functional::Points{{0, 0}, {1, 0}, {1, 1}, {4294967296.0, 1}});
+  });
+  expect_error(ErrorKind::Value, "startpoints/endpoints or the coefficients must have non `None` values", [&] { functional::perspective(img, std::nullopt, std::nullopt); });
+  expect_error(ErrorKind::Value, "displacement shape should be", [&] { functional::elastic(img, empty({1, 8, 6, 3}, DType::Float32, Device::cpu())); });
+  expect_error(ErrorKind::Type, "displacement should be a Tensor", [&] { functional::elastic(img, Tensor()); });
+  expect_error(ErrorKind::UnsupportedDType, "int32", [&] { functional::affine(random_cpu({3, 8, 6}, DType::Int32, 1), 1, {0, 0}, 1, {0}); });
   expect_error(ErrorKind::Value, "at least 3 dims", [&] { functional::rotate(random_cpu({8, 6}, DType::UInt8, 1), 10); });
 }
 

@@ -181,3 +181,30 @@ def test_errors_match_torchvision(device):
             getattr(TF, op)(*args, **kwargs)
         with pytest.raises(type(theirs.value)):
             getattr(F, op)(*args, **kwargs)
+
+
+SIGNED = ["int8", "int16", "int32", "int64"] if HAVE_TORCH else []
+
+
+@pytest.mark.parametrize("device", ["cpu"] + (["cuda"] if HAVE_CUDA else []))
+@pytest.mark.parametrize("dtype", SIGNED)
+def test_signed_integer_levels_ops_equal_torchvision(device, dtype):
+    """invert, posterize, solarize and autocontrast on signed integer images (issue 9): exactly
+    torchvision's values, including the dtype's maximum and constant channels."""
+    dtype = getattr(torch, dtype)
+    top = torch.iinfo(dtype).max
+    g = torch.Generator().manual_seed(11)
+    for shape in [(3, 17, 9), (2, 1, 8, 11), (2, 3, 4, 5)]:
+        x = torch.randint(0, top, shape, dtype=torch.int64, generator=g).to(dtype)
+        x.view(-1)[0] = top
+        if len(shape) == 4:
+            x[1, 0] = 7  # a constant channel
+        x = x.to(device)
+        cases = [("invert", ()), ("autocontrast", ())] + [("posterize", (b,)) for b in (0, 1, 3, 8)] + \
+                [("solarize", (t,)) for t in (0.0, 50.0, float(top) / 2)]
+        for name, args in cases:
+            got, want = getattr(F, name)(x, *args), getattr(TF, name)(x, *args)
+            assert got.dtype == want.dtype and torch.equal(got, want), (name, args, shape)
+    small = torch.tensor([0, 100, 255, 1000], dtype=torch.int16, device=device).view(1, 1, 4)
+    assert F.invert(small).tolist() == [[[32767, 32667, 32512, 31767]]]
+    assert F.autocontrast(small).tolist() == [[[0, 3276, 8355, 32767]]]

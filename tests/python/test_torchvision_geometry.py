@@ -20,6 +20,9 @@ if HAVE_TORCH:
     import streamvision.transforms.v2.functional as F
     from conformance import compare, random_image, variants
 
+# torchvision resizes uint8 bilinear with torch's integer path only where torch's CPU capability
+# is AVX2 or AVX512 (else through float32); streamvision's CPU engine follows the same rule.
+NATIVE_U8_BILINEAR = HAVE_TORCH and torch.backends.cpu.get_cpu_capability() in ("AVX2", "AVX512")
 DEVICES = ["cpu"] + (["cuda"] if HAVE_CUDA else [])
 SHAPES = [(3, 37, 53), (2, 3, 48, 64), (1, 40, 50), (2, 1, 4, 33, 29)]
 CASES_PER_SHAPE = 3
@@ -58,6 +61,8 @@ def interp_rule(mode_key="interpolation", default=IM.BILINEAR if HAVE_TORCH else
         mode = kwargs.get(mode_key, default)
         if mode in (IM.NEAREST, IM.NEAREST_EXACT):
             return "exact", device
+        if dtype == torch.uint8 and device == "cpu" and (mode == IM.BICUBIC or NATIVE_U8_BILINEAR):
+            return "exact", "cpu"  # torch's CPU integer path, reproduced bit for bit
         if dtype == torch.uint8 and mode == IM.BICUBIC:
             return "close", "cpu"
         if dtype == torch.uint8 and device == "cpu" and not HAVE_CUDA:
