@@ -114,11 +114,11 @@ void bind_geometry_ops(nb::module_& m) {
   m.def("elastic", [](nb::handle inpt, nb::handle displacement, nb::handle interpolation, nb::handle fill, nb::handle stream) {
         const Mode mode = interpolation_from_py(interpolation, Mode::Bilinear, "elastic");
         const Fill f = fill_from_py(fill, "elastic");
-        return run_op("elastic", inpt, stream, [&](const Tensor& x, const OptStream& s) {
-          // None reaches functional::elastic as an undefined tensor: torchvision's TypeError.
-          const Tensor d = displacement.is_none() ? Tensor() : import_tensor(displacement, "elastic", "displacement", s).tensor;
-          return functional::elastic(x, d, mode, f, s);
-        });
+        OpCall call("elastic", inpt, stream);
+        // None reaches functional::elastic as an undefined tensor: torchvision's TypeError. A
+        // displacement on another device is moved to the image's, as torchvision does.
+        const Tensor d = displacement.is_none() ? Tensor() : call.argument(displacement, "displacement");
+        return call.wrap(functional::elastic(call.input(), d, mode, f, call.stream()));
       }, nb::arg("inpt"), nb::arg("displacement").none(), nb::arg("interpolation").none() = nb::none(), nb::arg("fill").none() = nb::none(),
       nb::kw_only(), nb::arg("stream").none() = nb::none(), "Displaces pixels by `displacement` [1, H, W, 2] (normalised units).");
 }
