@@ -201,7 +201,10 @@ def test_signed_integer_levels_ops_equal_torchvision(device, dtype):
         cases = [("invert", ()), ("autocontrast", ())] + [("posterize", (b,)) for b in (0, 1, 3, 8)] + \
                 [("solarize", (t,)) for t in (0.0, 50.0, float(top) / 2)]
         for name, args in cases:
-            got, want = getattr(F, name)(x, *args), getattr(TF, name)(x, *args)
+            # autocontrast of int32/int64 at the dtype maximum casts 2^31 (2^63) back: we follow
+            # torch's x86 cast on both engines, torch's CUDA build saturates (ARCHITECTURE.md).
+            ref = x.cpu() if name == "autocontrast" and dtype in (torch.int32, torch.int64) else x
+            got, want = getattr(F, name)(x, *args).cpu(), getattr(TF, name)(ref, *args).cpu()
             assert got.dtype == want.dtype and torch.equal(got, want), (name, args, shape)
     small = torch.tensor([0, 100, 255, 1000], dtype=torch.int16, device=device).view(1, 1, 4)
     assert F.invert(small).tolist() == [[[32767, 32667, 32512, 31767]]]
