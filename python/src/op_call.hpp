@@ -56,8 +56,8 @@ class OpCall {
   Imported imported_;
   std::optional<Stream> stream_;
   std::unique_ptr<TorchOutputFactory> factory_;
-  std::vector<nb::object> moved_;
-  bool on_torch_stream_ = true;  // a CUDA op runs on torch's current stream  // arguments copied to the input's device
+  std::vector<nb::object> moved_;  // arguments copied to the input's device
+  bool on_torch_stream_ = true;    // the op runs where torch's own work runs (CPU, or torch's current stream)
   std::optional<TensorFactoryScope> scope_;
 };
 

@@ -20,8 +20,6 @@ PaddingMode padding_mode_from_py(nb::handle obj) {
   return padding_mode_from_string(nb::cast<std::string>(obj));
 }
 
-Points points_from_py(nb::handle obj, const char* op, const char* argument) { return float_lists(obj, op, argument); }
-
 }  // namespace
 
 void bind_geometry_ops(nb::module_& m) {
@@ -102,8 +100,8 @@ void bind_geometry_ops(nb::module_& m) {
 
   m.def("perspective", [](nb::handle inpt, nb::handle startpoints, nb::handle endpoints, nb::handle interpolation, nb::handle fill,
                           nb::handle coefficients, nb::handle stream) {
-        const std::optional<Points> sp = startpoints.is_none() ? std::nullopt : std::optional<Points>(points_from_py(startpoints, "perspective", "startpoints"));
-        const std::optional<Points> ep = endpoints.is_none() ? std::nullopt : std::optional<Points>(points_from_py(endpoints, "perspective", "endpoints"));
+        const std::optional<Points> sp = startpoints.is_none() ? std::nullopt : std::optional<Points>(float_lists(startpoints, "perspective", "startpoints"));
+        const std::optional<Points> ep = endpoints.is_none() ? std::nullopt : std::optional<Points>(float_lists(endpoints, "perspective", "endpoints"));
         const Mode mode = interpolation_from_py(interpolation, Mode::Bilinear, "perspective");
         const Fill f = fill_from_py(fill, "perspective");
         const auto co = optional_float_list(coefficients, "perspective", "coefficients");
