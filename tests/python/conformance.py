@@ -76,6 +76,10 @@ def compare(op, ours, theirs, rule, what, device):
         tol = TOLERANCE[ours.dtype]
         if rule.startswith("close:") and ours.dtype == torch.float32:
             tol = float(rule.split(":")[1])
+        # The bounds are for values in [0, 1]; a fill of 255 on a float image scales the blend's
+        # rounding differences with it (torch's CPU grid_sample computes its weights from
+        # coordinates in another order than its CUDA kernel, which we follow).
+        tol *= max(1.0, float(theirs.abs().max()))
         assert max_abs <= tol, f"{what}: max abs diff {max_abs} > {tol}"
     else:
         assert max_abs <= 1, f"{what}: max abs diff {max_abs} > 1"

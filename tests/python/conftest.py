@@ -32,15 +32,3 @@ def _restore_stream_policy():
     yield
     sv.set_stream_policy("framework")
 
-
-# Float32 warps with large integer fills compared with torchvision's CPU kernels: on AVX2 hosts
-# (CI) torch's vectorised grid_sample rounds the fill blend differently by more than the 1e-5
-# bound; they pass on the H200 machine's CPU. Open item of issue 9 (see the issue note).
-_AVX2_FILL_BLEND = {"test_affine[cpu]", "test_perspective[cpu]", "test_rotate[cpu]",
-                    "test_same_parameters_as_torchvision[perspective]"}
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.name in _AVX2_FILL_BLEND:
-            item.add_marker(pytest.mark.xfail(strict=False, reason="float32 fill blend vs torch's AVX2 grid_sample"))

@@ -59,11 +59,14 @@ def test_same_parameters_as_torchvision(name):
                                          M.Normalize([0.5, 0.4, 0.3], [0.2, 0.25, 0.3])]),
     }
     ours, theirs = both(cases[name])
-    x = torch.rand(2, 3, 40, 48)
+    x = torch.rand(2, 3, 40, 48, generator=torch.Generator().manual_seed(0))
     for seed in range(5):
         torch.manual_seed(seed)
         a = ours(x)
         torch.manual_seed(seed)
         b = theirs(x)
         assert a.shape == b.shape, f"seed {seed}"
-        assert (a - b).abs().max() <= 1e-5, f"seed {seed}: {(a - b).abs().max()}"
+        # perspective: torch's CPU grid is a float32 matmul, ours follows its CUDA grid (an ulp
+        # of a coordinate apart), see test_torchvision_geometry.test_perspective
+        tol = 3e-5 if name == "perspective" else 1e-5
+        assert (a - b).abs().max() <= tol, f"seed {seed}: {(a - b).abs().max()}"
