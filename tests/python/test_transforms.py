@@ -13,12 +13,14 @@ def test_structures_and_passthrough():
     rng = np.random.default_rng(0)
     a = rng.integers(0, 256, (3, 8, 10), dtype=np.uint8)
     b = rng.integers(0, 256, (3, 8, 10), dtype=np.uint8)
+    # torchvision's rule: the first plain tensor/array is the image, later ones (labels) pass through
     out = T.RandomHorizontalFlip(p=1.0)({"image": a, "other": b, "label": 3, "name": "x"})
     np.testing.assert_array_equal(out["image"], a[..., ::-1])
-    np.testing.assert_array_equal(out["other"], b[..., ::-1])
+    assert out["other"] is b
     assert out["label"] == 3 and out["name"] == "x"
     x, y = T.RandomVerticalFlip(p=1.0)(a, b)
-    np.testing.assert_array_equal(y, b[..., ::-1, :])
+    np.testing.assert_array_equal(x, a[..., ::-1, :])
+    assert y is b
     assert T.RandomVerticalFlip(p=0.0)(a) is a
 
 
@@ -70,3 +72,47 @@ def test_same_parameters_as_torchvision(name):
         # of a coordinate apart), see test_torchvision_geometry.test_perspective
         tol = 3e-5 if name == "perspective" else 1e-5
         assert (a - b).abs().max() <= tol, f"seed {seed}: {(a - b).abs().max()}"
+
+
+@needs_torchvision
+def test_tv_tensors_never_silently_wrong():
+    """Images and videos keep their tv_tensor type and match torchvision; labels pass through;
+    boxes, masks and keypoints pass through photometric transforms and make geometric ones raise
+    (they would not move with the image); PIL images raise."""
+    import PIL.Image
+    import torch
+    import torchvision.transforms.v2 as TT
+    from torchvision import tv_tensors
+
+    img = tv_tensors.Image(torch.randint(0, 256, (3, 48, 64), dtype=torch.uint8))
+    video = tv_tensors.Video(torch.randint(0, 256, (2, 3, 48, 64), dtype=torch.uint8))
+    boxes = tv_tensors.BoundingBoxes([[10, 20, 30, 40]], format="XYXY", canvas_size=(48, 64))
+    mask = tv_tensors.Mask(torch.zeros(48, 64, dtype=torch.uint8))
+    label = torch.tensor(3)
+
+    out = T.RandomHorizontalFlip(1.0)({"image": img, "video": video, "label": label, "plain": img.as_subclass(torch.Tensor)})
+    want = TT.RandomHorizontalFlip(1.0)({"image": img, "video": video, "label": label, "plain": img.as_subclass(torch.Tensor)})
+    for key in ("image", "video"):
+        assert type(out[key]) is type(want[key]) and torch.equal(out[key], want[key]), key
+    assert out["label"] is label and out["plain"] is not None and torch.equal(out["plain"], want["plain"])
+
+    plain, lab = T.RandomVerticalFlip(1.0)(img.as_subclass(torch.Tensor), label)
+    assert torch.equal(plain, img.flip(-2)) and lab is label
+
+    for t in [T.RandomHorizontalFlip(1.0), T.Resize(20), T.RandomResizedCrop(16), T.RandomRotation(10), T.Pad(2)]:
+        with pytest.raises(TypeError, match="BoundingBoxes is not supported"):
+            t((img, boxes))
+        with pytest.raises(TypeError, match="Mask is not supported"):
+            t({"image": img, "mask": mask})
+    photometric = [(T.ColorJitter(0.5, 0.5, 0.5), TT.ColorJitter(0.5, 0.5, 0.5)),
+                   (T.RandomInvert(1.0), TT.RandomInvert(1.0)),
+                   (T.ToDtype(torch.float32, scale=True), TT.ToDtype(torch.float32, scale=True))]
+    for ours, theirs in photometric:
+        torch.manual_seed(0)
+        o_img, o_boxes, o_mask = ours((img, boxes, mask))
+        torch.manual_seed(0)
+        w_img, w_boxes, w_mask = theirs((img, boxes, mask))
+        assert type(o_img) is tv_tensors.Image and (o_img.double() - w_img.double()).abs().max() <= 1
+        assert o_boxes is boxes and torch.equal(w_boxes, boxes) and o_mask is mask and torch.equal(w_mask, mask)
+    with pytest.raises(TypeError, match="PIL images are not supported"):
+        T.RandomHorizontalFlip(1.0)(PIL.Image.new("RGB", (8, 8)))

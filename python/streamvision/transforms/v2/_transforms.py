@@ -3,10 +3,12 @@ rules. Parameters are sampled on the host (from torch's global generator when to
 so ``torch.manual_seed`` governs them as it governs torchvision; else from Python's ``random``)
 and then applied with the functional ops, on the caller's current stream.
 
-A transform applies to every image-like leaf of its input (torch tensors, numpy arrays,
-streamvision tensors) inside tuples, lists and dicts, with one set of random parameters per call;
-other leaves pass through unchanged. Bounding boxes, masks and other tv_tensors are not
-interpreted: they are image-like tensors to us.
+A transform applies, with one set of random parameters per call, to the images of its input
+(inside tuples, lists and dicts) chosen by torchvision's rules: tv_tensors.Image and Video (their
+type is kept), else the first plain tensor or array (torch, numpy, streamvision); later plain
+tensors (labels) and non-tensor leaves pass through. Boxes, masks and keypoints pass through the
+photometric transforms and make the geometric ones raise TypeError (not supported yet); PIL
+images raise TypeError.
 """
 
 import math
@@ -54,20 +56,27 @@ def _randperm(n):
 
 
 # ---- structure handling -----------------------------------------------------------------------
-def _is_image(x):
+def _is_array(x):
+    """A plain tensor or array: torch tensors, numpy arrays, streamvision tensors, any DLPack or
+    CUDA Array Interface exporter."""
     if hasattr(x, "__dlpack__") or hasattr(x, "__cuda_array_interface__"):
         return True
     return type(x).__module__.startswith("numpy") and hasattr(x, "shape")
 
 
+def _tv_tensors():
+    return sys.modules.get("torchvision.tv_tensors")  # tv_tensors exist only once torchvision is imported
+
+
 def _leaves(obj, out):
+    """The leaves of tuples, lists and dicts, in order (torchvision's pytree order)."""
     if isinstance(obj, (list, tuple)):
         for o in obj:
             _leaves(o, out)
     elif isinstance(obj, dict):
         for o in obj.values():
             _leaves(o, out)
-    elif _is_image(obj):
+    else:
         out.append(obj)
     return out
 
@@ -79,7 +88,42 @@ def _map(obj, fn):
         return [_map(o, fn) for o in obj]
     if isinstance(obj, dict):
         return {k: _map(v, fn) for k, v in obj.items()}
-    return fn(obj) if _is_image(obj) else obj
+    return fn(obj)
+
+
+def _targets(transform, leaves):
+    """The leaves `transform` applies to, by torchvision's rules: tv_tensors.Image and Video; else
+    the first plain tensor/array of the sample (later ones, such as labels, pass through), and no
+    plain tensor at all when the sample holds an Image or Video. Other tv_tensors (boxes, masks,
+    keypoints) pass through photometric transforms, as in torchvision, and are refused by geometric
+    ones (streamvision's transforms do not move them yet: they would come back silently wrong).
+    PIL images are refused."""
+    tv = _tv_tensors()
+    images = [x for x in leaves if tv is not None and isinstance(x, (tv.Image, tv.Video))]
+    for x in leaves:
+        if tv is not None and isinstance(x, tv.TVTensor) and not isinstance(x, (tv.Image, tv.Video)) \
+                and not transform._passes_through_tv_tensors:
+            raise TypeError(f"{type(transform).__name__}: {type(x).__name__} is not supported by streamvision's "
+                            "transforms yet (it would not move with the image); use torchvision's transforms with "
+                            "streamvision.torchvision.enable()")
+        if type(x).__module__.startswith("PIL."):
+            raise TypeError(f"{type(transform).__name__}: PIL images are not supported; convert them to tensors "
+                            "first (torchvision.transforms.v2.functional.pil_to_tensor or ToImage)")
+    if not images:
+        first = next((x for x in leaves if _is_array(x) and not (tv is not None and isinstance(x, tv.TVTensor))), None)
+        images = [] if first is None else [first]
+    return images
+
+
+def _apply(image, fn):
+    """fn on a leaf, keeping a tv_tensor's type (torchvision's wrap)."""
+    tv = _tv_tensors()
+    if tv is not None and isinstance(image, tv.TVTensor):
+        out = fn(image.as_subclass(_torch().Tensor))
+        if isinstance(out, (tuple, list)):
+            return type(out)(tv.wrap(o, like=image) for o in out)
+        return tv.wrap(out, like=image)
+    return fn(image)
 
 
 def _setup_size(size, name="size"):
@@ -123,13 +167,17 @@ class Transform:
     def transform(self, image, params):
         raise NotImplementedError
 
+    # Photometric transforms leave boxes, masks and keypoints as they are (torchvision does too).
+    _passes_through_tv_tensors = False
+
     def __call__(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
-        images = _leaves(sample, [])
+        images = _targets(self, _leaves(sample, []))
         if not images:
             return sample
         params = self.make_params(images)
-        return _map(sample, lambda image: self.transform(image, params))
+        chosen = {id(x) for x in images}
+        return _map(sample, lambda x: _apply(x, lambda t: self.transform(t, params)) if id(x) in chosen else x)
 
     def __repr__(self):
         extra = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
@@ -635,3 +683,9 @@ class Normalize(Transform):
 
     def transform(self, image, params):
         return F.normalize(image, self.mean, self.std, inplace=self.inplace)
+
+
+for _photometric in (ColorJitter, Grayscale, RandomGrayscale, GaussianBlur, GaussianNoise, RandomInvert, RandomPosterize,
+                     RandomSolarize, RandomAutocontrast, RandomEqualize, RandomAdjustSharpness, RandomErasing, ToDtype,
+                     Normalize):
+    _photometric._passes_through_tv_tensors = True
