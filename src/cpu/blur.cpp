@@ -1,12 +1,11 @@
-// CPU kernels of gaussian_blur (separable: rows into a buffer, then columns) and
-// adjust_sharpness (3x3). The tap order and the fma accumulation match the CUDA engine.
+// CPU kernel of gaussian_blur (separable: rows into a buffer, then columns). The tap order and the
+// fma accumulation match the CUDA engine.
 #include <vector>
 
-#include "cpu/color_pixels.hpp"
+#include "cpu/pixels.hpp"
 #include "kernels/blur.hpp"
-#include "kernels/color_dtypes.hpp"
-#include "streamvision/functional/color.hpp"
-#include "streamvision/functional/misc.hpp"
+#include "core/dtype_dispatch.hpp"
+#include "streamvision/functional/blur.hpp"
 
 namespace streamvision::cpu {
 
@@ -60,46 +59,12 @@ void blur(const ImageBatch& in, const ImageBatch& out, const ops::GaussianBlurPa
 }
 
 void gaussian_blur(const Tensor& input, const Tensor& output, const ops::GaussianBlurParams& params, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "gaussian_blur", [&](auto tag) {
-    blur<typename decltype(tag)::type>(batch_of(input), batch_of(output), params);
+  detail::ColorDTypes::dispatch(input.dtype(), "gaussian_blur", [&](auto tag) {
+    blur<typename decltype(tag)::type>(detail::image_batch(input), detail::image_batch(output), params);
   });
 }
 
-template <class T>
-void sharpness(const ImageBatch& in, const ImageBatch& out, double factor) {
-  const auto params = kernels::SharpnessParams<T>::make(factor);
-  const std::int64_t planes = in.n * in.c, h = in.h, w = in.w;
-  parallel_for(planes * h, std::max<std::int64_t>(1, 4096 / w), [&](std::int64_t first, std::int64_t last) {
-    for (std::int64_t r = first; r < last; ++r) {
-      const std::int64_t p = r / h, y = r % h;
-      const T* plane = static_cast<const T*>(in.data) + (p / in.c) * in.stride_n + (p % in.c) * in.stride_c;
-      T* dst = static_cast<T*>(out.data) + (p / out.c) * out.stride_n + (p % out.c) * out.stride_c + y * out.stride_h;
-      for (std::int64_t x = 0; x < w; ++x) {
-        const T* center = plane + y * in.stride_h + x * in.stride_w;
-        if (y == 0 || y == h - 1 || x == 0 || x == w - 1) {
-          dst[x * out.stride_w] = kernels::sharpen_border(*center);
-          continue;
-        }
-        kernels::opmath_t<T> v[9];
-        for (int dy = -1; dy <= 1; ++dy) {
-          for (int dx = -1; dx <= 1; ++dx) {
-            v[(dy + 1) * 3 + dx + 1] = kernels::to_opmath(center[dy * in.stride_h + dx * in.stride_w]);
-          }
-        }
-        dst[x * out.stride_w] = kernels::sharpen<T>(v, params);
-      }
-    }
-  });
-}
-
-void adjust_sharpness(const Tensor& input, const Tensor& output, double factor, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_sharpness", [&](auto tag) {
-    sharpness<typename decltype(tag)::type>(batch_of(input), batch_of(output), factor);
-  });
-}
-
-SV_REGISTER_KERNEL(ops::GaussianBlur, DeviceType::CPU, &gaussian_blur, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::AdjustSharpness, DeviceType::CPU, &adjust_sharpness, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::GaussianBlur, DeviceType::CPU, &gaussian_blur, detail::ColorDTypes::set);
 
 }  // namespace
 

@@ -1,12 +1,10 @@
-// CPU kernels of the elementwise and per-pixel colour ops: brightness, invert, posterize,
-// solarize, gamma (elementwise engine), grayscale, saturation, hue (pixel engine).
+// CPU kernels of the elementwise colour ops: brightness, invert, posterize, solarize, gamma
+// (the elementwise engine over the functors of kernels/color.hpp) and permute_channels (copies).
 #include <vector>
 
-#include "cpu/color_pixels.hpp"
+#include "core/dtype_dispatch.hpp"
 #include "cpu/elementwise.hpp"
 #include "kernels/color.hpp"
-#include "kernels/color_dtypes.hpp"
-#include "kernels/hsv.hpp"
 #include "streamvision/functional/color.hpp"
 
 namespace streamvision::cpu {
@@ -14,21 +12,21 @@ namespace streamvision::cpu {
 namespace {
 
 void adjust_brightness(const Tensor& input, const Tensor& output, double factor, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_brightness", [&](auto tag) {
+  detail::ColorDTypes::dispatch(input.dtype(), "adjust_brightness", [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_map<T>(input, output, kernels::BrightnessOp<T>{static_cast<kernels::opmath_t<T>>(factor)});
   });
 }
 
 void invert(const Tensor& input, const Tensor& output, const Stream&) {
-  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "invert", [&](auto tag) {
+  detail::LevelsDTypes::dispatch(input.dtype(), "invert", [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_map<T>(input, output, kernels::InvertOp<T>{});
   });
 }
 
 void posterize(const Tensor& input, const Tensor& output, int bits, const Stream&) {
-  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "posterize", [&](auto tag) {
+  detail::LevelsDTypes::dispatch(input.dtype(), "posterize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto op = kernels::make_posterize_op<T>(bits);
     run_map<T>(input, output, op);
@@ -36,14 +34,14 @@ void posterize(const Tensor& input, const Tensor& output, int bits, const Stream
 }
 
 void solarize(const Tensor& input, const Tensor& output, double threshold, const Stream&) {
-  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "solarize", [&](auto tag) {
+  detail::LevelsDTypes::dispatch(input.dtype(), "solarize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     run_map<T>(input, output, kernels::make_solarize_op<T>(threshold));
   });
 }
 
 void adjust_gamma(const Tensor& input, const Tensor& output, double gamma, double gain, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_gamma", [&](auto tag) {
+  detail::ColorDTypes::dispatch(input.dtype(), "adjust_gamma", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const kernels::GammaOp<T> op = kernels::make_gamma_op<T>(gamma, gain);
     if constexpr (kernels::is_float_like<T>) {
@@ -57,40 +55,20 @@ void adjust_gamma(const Tensor& input, const Tensor& output, double gamma, doubl
   });
 }
 
-void rgb_to_grayscale(const Tensor& input, const Tensor& output, const Stream&) {
-  const kernels::ImageBatch in = batch_of(input), out = batch_of(output);
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "rgb_to_grayscale", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if (out.c == 1) {
-      run_pixels<T>(in, out, kernels::GrayscaleOp<T, 1>{});
-    } else {
-      run_pixels<T>(in, out, kernels::GrayscaleOp<T, 3>{});
-    }
-  });
+void permute_channels(const Tensor& input, const Tensor& output, const std::vector<std::int64_t>& permutation,
+                      const Stream&) {
+  for (std::size_t k = 0; k < permutation.size(); ++k) {
+    copy_view(detail::strided_view(input.select(-3, permutation[k])),
+              detail::strided_view(output.select(-3, static_cast<std::int64_t>(k))));
+  }
 }
 
-void adjust_saturation(const Tensor& input, const Tensor& output, double factor, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_saturation", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    run_pixels<T>(batch_of(input), batch_of(output), kernels::SaturationOp<T>{kernels::BlendFactors<T>::make(factor)});
-  });
-}
-
-void adjust_hue(const Tensor& input, const Tensor& output, double hue_factor, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_hue", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    run_pixels<T>(batch_of(input), batch_of(output), kernels::make_hue_op<T>(hue_factor));
-  });
-}
-
-SV_REGISTER_KERNEL(ops::AdjustBrightness, DeviceType::CPU, &adjust_brightness, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Invert, DeviceType::CPU, &invert, kernels::kLevelsDTypes);
-SV_REGISTER_KERNEL(ops::Posterize, DeviceType::CPU, &posterize, kernels::kLevelsDTypes);
-SV_REGISTER_KERNEL(ops::Solarize, DeviceType::CPU, &solarize, kernels::kLevelsDTypes);
-SV_REGISTER_KERNEL(ops::AdjustGamma, DeviceType::CPU, &adjust_gamma, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::RgbToGrayscale, DeviceType::CPU, &rgb_to_grayscale, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::AdjustSaturation, DeviceType::CPU, &adjust_saturation, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::AdjustHue, DeviceType::CPU, &adjust_hue, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::AdjustBrightness, DeviceType::CPU, &adjust_brightness, detail::ColorDTypes::set);
+SV_REGISTER_KERNEL(ops::Invert, DeviceType::CPU, &invert, detail::LevelsDTypes::set);
+SV_REGISTER_KERNEL(ops::Posterize, DeviceType::CPU, &posterize, detail::LevelsDTypes::set);
+SV_REGISTER_KERNEL(ops::Solarize, DeviceType::CPU, &solarize, detail::LevelsDTypes::set);
+SV_REGISTER_KERNEL(ops::AdjustGamma, DeviceType::CPU, &adjust_gamma, detail::ColorDTypes::set);
+SV_REGISTER_KERNEL(ops::PermuteChannels, DeviceType::CPU, &permute_channels, detail::AllDTypes::set);
 
 }  // namespace
 

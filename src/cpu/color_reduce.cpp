@@ -7,10 +7,10 @@
 #include <limits>
 #include <vector>
 
-#include "cpu/color_pixels.hpp"
+#include "cpu/pixels.hpp"
 #include "kernels/color.hpp"
-#include "kernels/color_dtypes.hpp"
-#include "kernels/equalize.hpp"
+#include "core/dtype_dispatch.hpp"
+#include "kernels/color_equalize.hpp"
 #include "kernels/reduce.hpp"
 #include "streamvision/functional/color.hpp"
 
@@ -63,8 +63,8 @@ void contrast(const ImageBatch& in, const ImageBatch& out, double factor) {
 }
 
 void adjust_contrast(const Tensor& input, const Tensor& output, double factor, const Stream&) {
-  const ImageBatch in = batch_of(input), out = batch_of(output);
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_contrast", [&](auto tag) {
+  const ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
+  detail::ColorDTypes::dispatch(input.dtype(), "adjust_contrast", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (in.c == 3) {
       contrast<T, 3>(in, out, factor);
@@ -106,8 +106,8 @@ void autocontrast_image(const ImageBatch& in, const ImageBatch& out) {
 }
 
 void autocontrast(const Tensor& input, const Tensor& output, const Stream&) {
-  const ImageBatch in = batch_of(input), out = batch_of(output);
-  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "autocontrast", [&](auto tag) {
+  const ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
+  detail::LevelsDTypes::dispatch(input.dtype(), "autocontrast", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (in.c == 3) {
       autocontrast_image<T, 3>(in, out);
@@ -144,14 +144,14 @@ void equalize_image(const ImageBatch& in, const ImageBatch& out) {
 }
 
 void equalize(const Tensor& input, const Tensor& output, const Stream&) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "equalize", [&](auto tag) {
-    equalize_image<typename decltype(tag)::type>(batch_of(input), batch_of(output));
+  detail::ColorDTypes::dispatch(input.dtype(), "equalize", [&](auto tag) {
+    equalize_image<typename decltype(tag)::type>(detail::image_batch(input), detail::image_batch(output));
   });
 }
 
-SV_REGISTER_KERNEL(ops::AdjustContrast, DeviceType::CPU, &adjust_contrast, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Autocontrast, DeviceType::CPU, &autocontrast, kernels::kLevelsDTypes);
-SV_REGISTER_KERNEL(ops::Equalize, DeviceType::CPU, &equalize, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::AdjustContrast, DeviceType::CPU, &adjust_contrast, detail::ColorDTypes::set);
+SV_REGISTER_KERNEL(ops::Autocontrast, DeviceType::CPU, &autocontrast, detail::LevelsDTypes::set);
+SV_REGISTER_KERNEL(ops::Equalize, DeviceType::CPU, &equalize, detail::ColorDTypes::set);
 
 }  // namespace
 

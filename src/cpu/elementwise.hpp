@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "core/tensor_views.hpp"
 #include "cpu/parallel.hpp"
 #include "kernels/elementwise_plan.hpp"
 
@@ -46,5 +47,15 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
     }
   });
 }
+
+// The elementwise engine over same-dtype tensors (input and output may be the same tensor).
+template <class T, class Op>
+void run_map(const Tensor& input, const Tensor& output, const Op& op) {
+  const kernels::ElementwisePlan plan = kernels::plan_elementwise(detail::strided_view(input), detail::strided_view(output));
+  run_elementwise(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), op);
+}
+
+// out = in element by element, any dtype (cpu/layout.cpp).
+void copy_view(const kernels::StridedView& in, const kernels::StridedView& out);
 
 }  // namespace streamvision::cpu

@@ -1,8 +1,8 @@
 // CPU kernel of gaussian_noise: elements in logical (row-major) order, four per Philox counter.
 #include "cpu/parallel.hpp"
-#include "kernels/color_dtypes.hpp"
+#include "core/dtype_dispatch.hpp"
 #include "kernels/noise.hpp"
-#include "streamvision/functional/misc.hpp"
+#include "streamvision/functional/noise.hpp"
 
 namespace streamvision::cpu {
 
@@ -51,7 +51,7 @@ void noise(const Tensor& input, const Tensor& output, const kernels::NoiseOp<T>&
 
 void gaussian_noise(const Tensor& input, const Tensor& output, double mean, double sigma, bool clip,
                     const ops::NoiseSource& source, const Stream&) {
-  detail::dispatch_dtype<SV_NOISE_DTYPES>(input.dtype(), "gaussian_noise", [&](auto tag) {
+  detail::NoiseDTypes::dispatch(input.dtype(), "gaussian_noise", [&](auto tag) {
     using T = typename decltype(tag)::type;
     noise<T>(input, output, kernels::NoiseOp<T>::make(mean, sigma, clip, source.state.seed, source.state.offset,
                                                       /*mean_in_image_dtype=*/true),
@@ -59,7 +59,7 @@ void gaussian_noise(const Tensor& input, const Tensor& output, double mean, doub
   });
 }
 
-SV_REGISTER_KERNEL(ops::GaussianNoise, DeviceType::CPU, &gaussian_noise, kernels::kNoiseDTypes);
+SV_REGISTER_KERNEL(ops::GaussianNoise, DeviceType::CPU, &gaussian_noise, detail::NoiseDTypes::set);
 
 }  // namespace
 

@@ -11,8 +11,8 @@ namespace {
 void normalize(const Tensor& input, const Tensor& output, const std::vector<double>& mean,
                const std::vector<double>& std, const Stream&) {
   const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output), input.dim() - 3);
-  detail::dispatch_dtype<SV_FLOAT_DTYPES>(input.dtype(), "normalize", [&](auto tag) {
+      kernels::plan_elementwise(detail::strided_view(input), detail::strided_view(output), input.dim() - 3);
+  detail::FloatDTypes::dispatch(input.dtype(), "normalize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto op = std::make_unique<kernels::NormalizeOp<T, ops::Normalize::kMaxChannels>>();
     for (std::size_t c = 0; c < mean.size(); ++c) {
@@ -24,7 +24,7 @@ void normalize(const Tensor& input, const Tensor& output, const std::vector<doub
   });
 }
 
-SV_REGISTER_KERNEL(ops::Normalize, DeviceType::CPU, &normalize, DTypeSet::floating());
+SV_REGISTER_KERNEL(ops::Normalize, DeviceType::CPU, &normalize, detail::FloatDTypes::set);
 
 }  // namespace
 

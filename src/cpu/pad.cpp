@@ -1,12 +1,12 @@
-// CPU engine of pad and crop: rows of the output over the thread pool; inside the image a row is
-// one run copied at once, borders element by element (kernels/pad_plan.hpp).
+// CPU engine of pad (and crop: a pad with negative paddings): rows of the output over the
+// thread pool; inside the image a row is one run copied at once, borders element by element
+// (kernels/pad_plan.hpp).
 #include <algorithm>
 #include <cstring>
 
 #include "cpu/parallel.hpp"
-#include "functional/geometry_utils.hpp"
+#include "core/tensor_views.hpp"
 #include "kernels/pad_plan.hpp"
-#include "streamvision/functional/crop.hpp"
 #include "streamvision/functional/pad.hpp"
 
 namespace streamvision::cpu {
@@ -51,8 +51,8 @@ void pad_rows(const kernels::PadPlan& p, const T* in, T* out, const std::vector<
   });
 }
 
-void run_pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::int64_t pad_top, PaddingMode mode,
-             const std::vector<double>& fill) {
+void pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::int64_t pad_top, PaddingMode mode,
+         const std::vector<double>& fill, const Stream&) {
   const kernels::PadPlan plan =
       kernels::make_pad_plan(detail::image_batch(input), detail::image_batch(output), pad_left, pad_top,
                              kernels::border_of(mode), detail::is_interleaved(output));
@@ -63,17 +63,7 @@ void run_pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, s
   });
 }
 
-void pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::int64_t pad_top, PaddingMode mode,
-         const std::vector<double>& fill, const Stream&) {
-  run_pad(input, output, pad_left, pad_top, mode, fill);
-}
-
-void crop(const Tensor& input, const Tensor& output, std::int64_t top, std::int64_t left, const Stream&) {
-  run_pad(input, output, -left, -top, PaddingMode::Constant, {0.0});
-}
-
-SV_REGISTER_KERNEL(ops::Pad, DeviceType::CPU, &pad, DTypeSet::all());
-SV_REGISTER_KERNEL(ops::Crop, DeviceType::CPU, &crop, DTypeSet::all());
+SV_REGISTER_KERNEL(ops::Pad, DeviceType::CPU, &pad, detail::AllDTypes::set);
 
 }  // namespace
 

@@ -9,7 +9,7 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "cpu/parallel.hpp"
-#include "functional/geometry_utils.hpp"
+#include "core/tensor_views.hpp"
 #include "kernels/resize_weights.hpp"
 #include "streamvision/functional/resize.hpp"
 
@@ -237,7 +237,7 @@ void resize(const Tensor& input, const Tensor& output, InterpolationMode mode, b
                        mode == InterpolationMode::Bilinear ? kernels::ResampleFilter::Triangle : kernels::ResampleFilter::Cubic);
     return;
   }
-  detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(input.dtype(), "resize", [&](auto tag) {
+  detail::GeometryDTypes::dispatch(input.dtype(), "resize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (antialias) {
       resize_antialias<T>(in, out,
@@ -250,7 +250,7 @@ void resize(const Tensor& input, const Tensor& output, InterpolationMode mode, b
   });
 }
 
-SV_REGISTER_KERNEL(ops::Resize, DeviceType::CPU, &resize, detail::kGeometryDTypes);
+SV_REGISTER_KERNEL(ops::Resize, DeviceType::CPU, &resize, detail::GeometryDTypes::set);
 
 }  // namespace
 

@@ -10,10 +10,10 @@ namespace {
 
 void to_dtype(const Tensor& input, const Tensor& output, bool scale, const Stream&) {
   const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output));
-  detail::dispatch_dtype<SV_ALL_DTYPES>(input.dtype(), "to_dtype", [&](auto in_tag) {
+      kernels::plan_elementwise(detail::strided_view(input), detail::strided_view(output));
+  detail::AllDTypes::dispatch(input.dtype(), "to_dtype", [&](auto in_tag) {
     using In = typename decltype(in_tag)::type;
-    detail::dispatch_dtype<SV_ALL_DTYPES>(output.dtype(), "to_dtype", [&](auto out_tag) {
+    detail::AllDTypes::dispatch(output.dtype(), "to_dtype", [&](auto out_tag) {
       using Out = typename decltype(out_tag)::type;
       if constexpr (!std::is_same_v<In, Out>) {
         run_elementwise(plan, static_cast<const In*>(input.data()), static_cast<Out*>(output.data()),
@@ -23,7 +23,7 @@ void to_dtype(const Tensor& input, const Tensor& output, bool scale, const Strea
   });
 }
 
-SV_REGISTER_KERNEL(ops::ToDtype, DeviceType::CPU, &to_dtype, DTypeSet::all());
+SV_REGISTER_KERNEL(ops::ToDtype, DeviceType::CPU, &to_dtype, detail::AllDTypes::set);
 
 }  // namespace
 

@@ -19,10 +19,10 @@
 // CPU engine's order, so CPU and CUDA agree bit for bit.
 #include <mutex>
 
-#include "cuda/color_pixels.cuh"
+#include "cuda/pixels.cuh"
 #include "kernels/blur.hpp"
-#include "kernels/color_dtypes.hpp"
-#include "streamvision/functional/misc.hpp"
+#include "core/dtype_dispatch.hpp"
+#include "streamvision/functional/blur.hpp"
 
 namespace streamvision::cuda {
 
@@ -264,13 +264,13 @@ void blur(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const o
 
 void gaussian_blur(const Tensor& input, const Tensor& output, const ops::GaussianBlurParams& params,
                    const Stream& stream) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "gaussian_blur", [&](auto tag) {
-    blur<typename decltype(tag)::type>(*kernels::as_image_batch(input), *kernels::as_image_batch(output), params,
+  detail::ColorDTypes::dispatch(input.dtype(), "gaussian_blur", [&](auto tag) {
+    blur<typename decltype(tag)::type>(detail::image_batch(input), detail::image_batch(output), params,
                                        input.device(), stream);
   });
 }
 
-SV_REGISTER_KERNEL(ops::GaussianBlur, DeviceType::CUDA, &gaussian_blur, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::GaussianBlur, DeviceType::CUDA, &gaussian_blur, detail::ColorDTypes::set);
 
 }  // namespace
 

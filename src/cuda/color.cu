@@ -1,8 +1,12 @@
-// CUDA kernels of adjust_brightness and invert (the elementwise engine over the functors of
-// kernels/color.hpp; posterize and solarize are in color_levels.cu, to compile in parallel).
-#include "cuda/color_pixels.cuh"
+// CUDA kernels of the elementwise colour ops: brightness, invert, posterize, solarize, gamma (the
+// elementwise engine over the functors of kernels/color.hpp; gamma on integer images through a
+// lookup table over every value of the dtype, built on the device by the same functor) and
+// permute_channels (copies).
+#include <vector>
+
+#include "core/dtype_dispatch.hpp"
+#include "cuda/pixels.cuh"
 #include "kernels/color.hpp"
-#include "kernels/color_dtypes.hpp"
 #include "streamvision/functional/color.hpp"
 
 namespace streamvision::cuda {
@@ -10,7 +14,7 @@ namespace streamvision::cuda {
 namespace {
 
 void adjust_brightness(const Tensor& input, const Tensor& output, double factor, const Stream& stream) {
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_brightness", [&](auto tag) {
+  detail::ColorDTypes::dispatch(input.dtype(), "adjust_brightness", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_map<T>(input, output, kernels::BrightnessOp<T>{static_cast<kernels::opmath_t<T>>(factor)}, stream,
            "adjust_brightness");
@@ -18,14 +22,67 @@ void adjust_brightness(const Tensor& input, const Tensor& output, double factor,
 }
 
 void invert(const Tensor& input, const Tensor& output, const Stream& stream) {
-  detail::dispatch_dtype<SV_LEVELS_DTYPES>(input.dtype(), "invert", [&](auto tag) {
+  detail::LevelsDTypes::dispatch(input.dtype(), "invert", [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch_map<T>(input, output, kernels::InvertOp<T>{}, stream, "invert");
   });
 }
 
-SV_REGISTER_KERNEL(ops::AdjustBrightness, DeviceType::CUDA, &adjust_brightness, kernels::kColorDTypes);
-SV_REGISTER_KERNEL(ops::Invert, DeviceType::CUDA, &invert, kernels::kLevelsDTypes);
+void posterize(const Tensor& input, const Tensor& output, int bits, const Stream& stream) {
+  detail::LevelsDTypes::dispatch(input.dtype(), "posterize", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const auto op = kernels::make_posterize_op<T>(bits);
+    launch_map<T>(input, output, op, stream, "posterize");
+  });
+}
+
+void solarize(const Tensor& input, const Tensor& output, double threshold, const Stream& stream) {
+  detail::LevelsDTypes::dispatch(input.dtype(), "solarize", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    launch_map<T>(input, output, kernels::make_solarize_op<T>(threshold), stream, "solarize");
+  });
+}
+
+template <class T>
+__global__ void __launch_bounds__(256) gamma_lut_kernel(kernels::GammaOp<T> op, T* lut, std::uint32_t count) {
+  const std::uint32_t v = blockIdx.x * 256 + threadIdx.x;
+  if (v < count) lut[v] = op(static_cast<T>(v), 0u);
+}
+
+void adjust_gamma(const Tensor& input, const Tensor& output, double gamma, double gain, const Stream& stream) {
+  detail::ColorDTypes::dispatch(input.dtype(), "adjust_gamma", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const kernels::GammaOp<T> op = kernels::make_gamma_op<T>(gamma, gain);
+    if constexpr (kernels::is_float_like<T>) {
+      launch_map<T>(input, output, op, stream, "adjust_gamma");
+    } else {
+      const std::uint32_t count = static_cast<std::uint32_t>(kernels::ColorBound<T>::value) + 1;
+      Scratch scratch(Scratch::aligned_bytes<T>(count), input.device(), stream);
+      T* lut = scratch.take<T>(count);
+      {
+        LaunchScope scope(stream, "adjust_gamma");
+        gamma_lut_kernel<T><<<(count + 255) / 256, 256, 0, scope.handle()>>>(op, lut, count);
+        scope.check_launch();
+      }
+      launch_map<T>(input, output, kernels::LutOp<T>{lut}, stream, "adjust_gamma");
+    }
+  });
+}
+
+void permute_channels(const Tensor& input, const Tensor& output, const std::vector<std::int64_t>& permutation,
+                      const Stream& stream) {
+  for (std::size_t k = 0; k < permutation.size(); ++k) {
+    copy_view(detail::strided_view(input.select(-3, permutation[k])),
+              detail::strided_view(output.select(-3, static_cast<std::int64_t>(k))), stream, "permute_channels");
+  }
+}
+
+SV_REGISTER_KERNEL(ops::AdjustBrightness, DeviceType::CUDA, &adjust_brightness, detail::ColorDTypes::set);
+SV_REGISTER_KERNEL(ops::Invert, DeviceType::CUDA, &invert, detail::LevelsDTypes::set);
+SV_REGISTER_KERNEL(ops::Posterize, DeviceType::CUDA, &posterize, detail::LevelsDTypes::set);
+SV_REGISTER_KERNEL(ops::Solarize, DeviceType::CUDA, &solarize, detail::LevelsDTypes::set);
+SV_REGISTER_KERNEL(ops::AdjustGamma, DeviceType::CUDA, &adjust_gamma, detail::ColorDTypes::set);
+SV_REGISTER_KERNEL(ops::PermuteChannels, DeviceType::CUDA, &permute_channels, detail::AllDTypes::set);
 
 }  // namespace
 

@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "core/cuda_check.hpp"
+#include "core/tensor_views.hpp"
 #include "cuda/launch.hpp"
 #include "kernels/copy.hpp"
 #include "kernels/elementwise_plan.hpp"
@@ -313,5 +314,15 @@ void launch_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out*
     scope.check_launch();
   });
 }
+
+// The elementwise engine over same-dtype tensors (input and output may be the same tensor).
+template <class T, class Op>
+void launch_map(const Tensor& input, const Tensor& output, const Op& op, const Stream& stream, const char* name) {
+  const kernels::ElementwisePlan plan = kernels::plan_elementwise(detail::strided_view(input), detail::strided_view(output));
+  launch_elementwise(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), op, stream, name);
+}
+
+// out = in element by element, any dtype (cuda/layout.cu).
+void copy_view(const kernels::StridedView& in, const kernels::StridedView& out, const Stream& stream, const char* op);
 
 }  // namespace streamvision::cuda

@@ -1,9 +1,9 @@
 // CUDA kernel of gaussian_noise: one thread per Philox counter, i.e. per four consecutive
 // elements in logical (row-major) order; the same values as the CPU engine.
 #include "cuda/launch.hpp"
-#include "kernels/color_dtypes.hpp"
+#include "core/dtype_dispatch.hpp"
 #include "kernels/noise.hpp"
-#include "streamvision/functional/misc.hpp"
+#include "streamvision/functional/noise.hpp"
 
 namespace streamvision::cuda {
 
@@ -81,7 +81,7 @@ void gaussian_noise(const Tensor& input, const Tensor& output, double mean, doub
   s.contiguous = input.is_contiguous() && output.is_contiguous() && (!normals.defined() || normals.is_contiguous());
   const std::int64_t groups = (s.numel + 3) / 4;
   constexpr std::int64_t kMaxBlocks = (std::int64_t{1} << 31) - 1;
-  detail::dispatch_dtype<SV_NOISE_DTYPES>(input.dtype(), "gaussian_noise", [&](auto tag) {
+  detail::NoiseDTypes::dispatch(input.dtype(), "gaussian_noise", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto op = kernels::NoiseOp<T>::make(mean, sigma, clip, state.seed, state.offset, /*mean_in_image_dtype=*/false);
     LaunchScope scope(stream, "gaussian_noise");
@@ -95,7 +95,7 @@ void gaussian_noise(const Tensor& input, const Tensor& output, double mean, doub
   });
 }
 
-SV_REGISTER_KERNEL(ops::GaussianNoise, DeviceType::CUDA, &gaussian_noise, kernels::kNoiseDTypes);
+SV_REGISTER_KERNEL(ops::GaussianNoise, DeviceType::CUDA, &gaussian_noise, detail::NoiseDTypes::set);
 
 }  // namespace
 

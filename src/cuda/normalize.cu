@@ -24,8 +24,8 @@ void launch(const kernels::ElementwisePlan& plan, const Tensor& input, const Ten
 void normalize(const Tensor& input, const Tensor& output, const std::vector<double>& mean,
                const std::vector<double>& std, const Stream& stream) {
   const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output), input.dim() - 3);
-  detail::dispatch_dtype<SV_FLOAT_DTYPES>(input.dtype(), "normalize", [&](auto tag) {
+      kernels::plan_elementwise(detail::strided_view(input), detail::strided_view(output), input.dim() - 3);
+  detail::FloatDTypes::dispatch(input.dtype(), "normalize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (mean.size() <= 16) {
       launch<T, 16>(plan, input, output, mean, std, stream);
@@ -35,7 +35,7 @@ void normalize(const Tensor& input, const Tensor& output, const std::vector<doub
   });
 }
 
-SV_REGISTER_KERNEL(ops::Normalize, DeviceType::CUDA, &normalize, DTypeSet::floating());
+SV_REGISTER_KERNEL(ops::Normalize, DeviceType::CUDA, &normalize, detail::FloatDTypes::set);
 
 }  // namespace
 

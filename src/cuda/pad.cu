@@ -1,4 +1,4 @@
-// CUDA engine of pad and crop (kernels/pad_plan.hpp).
+// CUDA engine of pad (and crop: a pad with negative paddings; kernels/pad_plan.hpp).
 //
 // The dense output is cut into 16-byte chunks (VEC elements); chunk u of a thread starts at
 // ((block * kChunks + u) * 256 + thread) * VEC, so each load and store instruction of a warp covers
@@ -33,9 +33,8 @@
 #include <algorithm>
 
 #include "cuda/launch.hpp"
-#include "functional/geometry_utils.hpp"
+#include "core/tensor_views.hpp"
 #include "kernels/pad_plan.hpp"
-#include "streamvision/functional/crop.hpp"
 #include "streamvision/functional/pad.hpp"
 
 namespace streamvision::cuda {
@@ -219,8 +218,9 @@ void launch_pad(const Tensor& input, const Tensor& output, const kernels::PadPla
   }
 }
 
-void run_pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::int64_t pad_top, PaddingMode mode,
-             const std::vector<double>& fill, const Stream& stream, const char* op) {
+void pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::int64_t pad_top, PaddingMode mode,
+         const std::vector<double>& fill, const Stream& stream) {
+  constexpr const char* op = "pad";
   const kernels::PadPlan plan =
       kernels::make_pad_plan(detail::image_batch(input), detail::image_batch(output), pad_left, pad_top,
                              kernels::border_of(mode), detail::is_interleaved(output));
@@ -233,22 +233,12 @@ void run_pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, s
     } else if (bits.size() <= 1) {
       launch_pad<T, false, 1>(input, output, plan, bits, stream, op);
     } else {
-      launch_pad<T, false, static_cast<int>(detail::kMaxFillValues)>(input, output, plan, bits, stream, op);
+      launch_pad<T, false, static_cast<int>(kernels::kMaxFillValues)>(input, output, plan, bits, stream, op);
     }
   });
 }
 
-void pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::int64_t pad_top, PaddingMode mode,
-         const std::vector<double>& fill, const Stream& stream) {
-  run_pad(input, output, pad_left, pad_top, mode, fill, stream, "pad");
-}
-
-void crop(const Tensor& input, const Tensor& output, std::int64_t top, std::int64_t left, const Stream& stream) {
-  run_pad(input, output, -left, -top, PaddingMode::Constant, {0.0}, stream, "crop");
-}
-
-SV_REGISTER_KERNEL(ops::Pad, DeviceType::CUDA, &pad, DTypeSet::all());
-SV_REGISTER_KERNEL(ops::Crop, DeviceType::CUDA, &crop, DTypeSet::all());
+SV_REGISTER_KERNEL(ops::Pad, DeviceType::CUDA, &pad, detail::AllDTypes::set);
 
 }  // namespace
 

@@ -17,7 +17,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "cuda/geometry.cuh"
 #include "cuda/resize.cuh"
-#include "functional/geometry_utils.hpp"
+#include "core/tensor_views.hpp"
 #include "kernels/resize_weights.hpp"
 
 namespace streamvision::cuda {
@@ -230,7 +230,7 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
 void resize_antialias(const Tensor& input, const Tensor& output, InterpolationMode mode, const Stream& stream) {
   const kernels::ResampleFilter filter =
       mode == InterpolationMode::Bicubic ? kernels::ResampleFilter::Cubic : kernels::ResampleFilter::Triangle;
-  detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(input.dtype(), "resize", [&](auto tag) {
+  detail::GeometryDTypes::dispatch(input.dtype(), "resize", [&](auto tag) {
     launch_antialias<typename decltype(tag)::type>(input, output, filter, stream);
   });
 }

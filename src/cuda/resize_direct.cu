@@ -6,7 +6,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "cuda/geometry.cuh"
 #include "cuda/resize.cuh"
-#include "functional/geometry_utils.hpp"
+#include "core/tensor_views.hpp"
 #include "kernels/resize_weights.hpp"
 #include "streamvision/functional/resize.hpp"
 
@@ -116,7 +116,7 @@ void resize(const Tensor& input, const Tensor& output, InterpolationMode mode, b
   }
 }
 
-SV_REGISTER_KERNEL(ops::Resize, DeviceType::CUDA, &resize, detail::kGeometryDTypes);
+SV_REGISTER_KERNEL(ops::Resize, DeviceType::CUDA, &resize, detail::GeometryDTypes::set);
 
 }  // namespace
 
@@ -127,7 +127,7 @@ void resize_direct(const Tensor& input, const Tensor& output, InterpolationMode 
     detail::dispatch_itemsize(input.itemsize(), [&](auto tag) { launch_direct<typename decltype(tag)::type>(input, output, s, stream); });
     return;
   }
-  detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(input.dtype(), "resize", [&](auto tag) {
+  detail::GeometryDTypes::dispatch(input.dtype(), "resize", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using A = kernels::acc_t<T>;
     const A sy = kernels::area_scale<A>(input.size(-2), output.size(-2));

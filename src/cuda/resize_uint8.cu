@@ -49,7 +49,7 @@
 
 #include "cuda/geometry.cuh"
 #include "cuda/resize.cuh"
-#include "functional/geometry_utils.hpp"
+#include "core/tensor_views.hpp"
 #include "kernels/resize_weights.hpp"
 
 namespace streamvision::cuda {

@@ -19,12 +19,12 @@ extern template void to_dtype_from<double>(const Tensor&, const Tensor&, bool, c
 namespace {
 
 void to_dtype(const Tensor& input, const Tensor& output, bool scale, const Stream& stream) {
-  detail::dispatch_dtype<SV_ALL_DTYPES>(input.dtype(), "to_dtype", [&](auto tag) {
+  detail::AllDTypes::dispatch(input.dtype(), "to_dtype", [&](auto tag) {
     to_dtype_from<typename decltype(tag)::type>(input, output, scale, stream);
   });
 }
 
-SV_REGISTER_KERNEL(ops::ToDtype, DeviceType::CUDA, &to_dtype, DTypeSet::all());
+SV_REGISTER_KERNEL(ops::ToDtype, DeviceType::CUDA, &to_dtype, detail::AllDTypes::set);
 
 }  // namespace
 

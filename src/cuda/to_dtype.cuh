@@ -13,8 +13,8 @@ namespace streamvision::cuda {
 template <class In>
 void to_dtype_from(const Tensor& input, const Tensor& output, bool scale, const Stream& stream) {
   const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output));
-  detail::dispatch_dtype<SV_ALL_DTYPES>(output.dtype(), "to_dtype", [&](auto out_tag) {
+      kernels::plan_elementwise(detail::strided_view(input), detail::strided_view(output));
+  detail::AllDTypes::dispatch(output.dtype(), "to_dtype", [&](auto out_tag) {
     using Out = typename decltype(out_tag)::type;
     if constexpr (!std::is_same_v<In, Out>) {
       launch_elementwise(plan, static_cast<const In*>(input.data()), static_cast<Out*>(output.data()),

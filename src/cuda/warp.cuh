@@ -1,5 +1,5 @@
-// Internal: the CUDA warp kernel shared by affine/rotate (warp_affine.cu), perspective
-// (warp_perspective.cu) and elastic (warp_elastic.cu). A thread maps its output pixel to a
+// Internal: the CUDA warp kernel shared by affine (and rotate off the right angles: affine.cu),
+// perspective.cu and elastic.cu. A thread maps its output pixel to a
 // source point once (the Grid, kernels/warp_grid.hpp), computes the nearest tap or the four
 // bilinear taps and the coverage mask once, then samples a group of planes with them in the
 // grid's Sample dtype (kernels/sampling.hpp, kernels/warp_grid.hpp). Per-call parameters (grid
@@ -10,7 +10,7 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "cuda/geometry.cuh"
-#include "functional/geometry_utils.hpp"
+#include "core/tensor_views.hpp"
 #include "kernels/warp_grid.hpp"
 #include "streamvision/functional/geometry.hpp"
 
@@ -24,7 +24,7 @@ struct WarpArgs {
   std::uint32_t planes, planes_per_group;
   kernels::FastDivmod div_w, div_c;
   bool nearest, has_fill;
-  A fill[detail::kMaxFillValues];
+  A fill[kernels::kMaxFillValues];
   int fill_count;
 };
 
@@ -90,19 +90,13 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
   a.has_fill = fill.has_value();
   a.fill_count = fill ? static_cast<int>(fill->size()) : 1;
   if (fill) {
-    for (std::size_t k = 0; k < fill->size() && k < detail::kMaxFillValues; ++k) {
+    for (std::size_t k = 0; k < fill->size() && k < kernels::kMaxFillValues; ++k) {
       a.fill[k] = kernels::fill_in_image_dtype<typename Grid::Sample>((*fill)[k]);
     }
   }
   LaunchScope scope(stream, op);
   warp_kernel<T, Grid><<<g.grid, 256, 0, scope.handle()>>>(a, grid);
   scope.check_launch();
-}
-
-// Calls f(TypeTag<T>) for the warps' dtypes.
-template <class F>
-void dispatch_warp_dtype(DType dtype, const char* op, F&& f) {
-  detail::dispatch_dtype<DType::UInt8, DType::UInt16, SV_FLOAT_DTYPES>(dtype, op, std::forward<F>(f));
 }
 
 }  // namespace streamvision::cuda

@@ -4,11 +4,9 @@
 #include <cmath>
 #include <string>
 
-#include "functional/geometry_utils.hpp"
 #include "functional/op_context.hpp"
 #include "kernels/sampling.hpp"
 #include "streamvision/functional/affine.hpp"
-#include "streamvision/functional/rotate.hpp"
 
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::Affine)
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::Rotate)
@@ -60,7 +58,7 @@ std::array<std::int64_t, 2> affine_output_size(const std::array<double, 6>& matr
 std::array<double, 2> pair_of(const char* op, const char* argument, const std::vector<double>& values,
                               const char* expected) {
   if (values.size() != 2) {
-    throw Error(ErrorKind::Value, op, argument, expected, std::to_string(values.size()) + " values " + detail::join_values(values));
+    throw Error(ErrorKind::Value, op, argument, expected, std::to_string(values.size()) + " values " + format_list(values));
   }
   detail::check_finite(op, argument, values);
   return {values[0], values[1]};
@@ -74,12 +72,21 @@ std::array<double, 2> centred(const char* op, const std::optional<std::vector<do
   return {c[0] - static_cast<double>(w) * 0.5, c[1] - static_cast<double>(h) * 0.5};
 }
 
-// Checks of the general warp shared by affine and rotate; returns the stream.
+// Checks of the general warp shared by affine and rotate.
 void check_warp(const char* op, const Tensor& image, InterpolationMode interpolation, const Fill& fill) {
   detail::check_grid_interpolation(op, interpolation);
   detail::check_grid_fill(op, fill, image.size(-3));
-  detail::check_dtype(op, image.dtype(), detail::kGeometryDTypes);
   detail::check_spatial_size(op, image.size(-2), image.size(-1));
+}
+
+// The affine warp of `image` into an out_h x out_w output (affine, and rotate off the right angles).
+Tensor warp(const Tensor& image, const std::array<double, 6>& matrix, std::int64_t out_h, std::int64_t out_w,
+            InterpolationMode interpolation, const Fill& fill, const std::optional<Stream>& stream) {
+  auto [kernel, on, src, out] = detail::prepare<ops::Affine>(
+      image, stream,
+      {.height = out_h, .width = out_w, .layout = detail::OutputLayout::ChannelsLastOrContiguous, .image_batch = true});
+  if (out.numel() > 0) kernel(src, out, matrix, interpolation, fill, on);
+  return out;
 }
 
 }  // namespace
@@ -122,7 +129,7 @@ Tensor affine(const Tensor& image, double angle, const std::vector<double>& tran
   } else if (shear.size() == 2) {
     sh = {shear[0], shear[1]};
   } else {
-    throw Error(ErrorKind::Value, op, "shear", "a sequence containing one or two values", detail::join_values(shear));
+    throw Error(ErrorKind::Value, op, "shear", "a sequence containing one or two values", format_list(shear));
   }
   detail::check_finite(op, "shear", shear);
   const std::int64_t h = image.size(-2), w = image.size(-1);
@@ -130,12 +137,7 @@ Tensor affine(const Tensor& image, double angle, const std::vector<double>& tran
   check_warp(op, image, interpolation, fill);
   const std::array<double, 6> matrix = inverse_affine_matrix(c, angle, t, scale, sh);
   for (double v : matrix) detail::check_finite(op, "matrix", v);
-  const auto kernel = kernel_table<ops::Affine>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(op, image, stream);
-  const Tensor src = detail::batchable(image, on);
-  Tensor out = detail::empty_image_like(src, Dims(src.shape()), on);
-  if (out.numel() > 0) kernel(src, out, matrix, interpolation, fill, on);
-  return out;
+  return warp(image, matrix, h, w, interpolation, fill, stream);
 }
 
 Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation, bool expand,
@@ -168,11 +170,10 @@ Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation
       detail::check_spatial_size(op, out_h, out_w);
     }
   }
-  const auto kernel = kernel_table<ops::Rotate>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(op, image, stream);
-  const Tensor src = detail::batchable(image, on);
-  Tensor out = detail::empty_image_like(src, kernels::image_output_shape(src, src.size(-3), out_h, out_w), on);
-  if (out.numel() > 0) kernel(src, out, quarter_turns, matrix, interpolation, fill, on);
+  if (quarter_turns < 0) return warp(image, matrix, out_h, out_w, interpolation, fill, stream);
+  auto [kernel, on, src, out] = detail::prepare<ops::Rotate>(
+      image, stream, {.height = out_h, .width = out_w, .layout = detail::OutputLayout::ChannelsLastOrContiguous});
+  if (out.numel() > 0) kernel(src, out, quarter_turns, on);
   return out;
 }
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "functional/color_common.hpp"
+#include "functional/op_context.hpp"
 #include "streamvision/functional/layout.hpp"
 
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::RgbToGrayscale)
@@ -26,26 +26,21 @@ namespace {
 
 void check_factor(const char* op, const char* argument, double factor) {
   const std::string words = std::string(argument) + " is not non-negative";
-  detail::color::check_value(!(factor < 0), ErrorKind::Value, op, argument, "a non-negative factor", factor, words.c_str());
+  detail::check_value(!(factor < 0), ErrorKind::Value, op, argument, "a non-negative factor", factor, words.c_str());
 }
 
 // The elementwise ops: output of the input's shape and stride order.
 template <class Op, class... Args>
 Tensor elementwise(const Tensor& image, const std::optional<Stream>& stream, Args... args) {
-  const auto kernel = kernel_table<Op>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(Op::name, image, stream);
-  Tensor out = empty_like(image, std::nullopt, on);
-  if (out.numel() > 0) kernel(image, out, args..., on);
+  auto [kernel, on, src, out] = detail::prepare<Op>(image, stream);
+  if (out.numel() > 0) kernel(src, out, args..., on);
   return out;
 }
 
 // The image ops: output with `channels` channels, leading dims merged for the kernels.
 template <class Op, class... Args>
 Tensor image_op(const Tensor& image, std::int64_t channels, const std::optional<Stream>& stream, Args... args) {
-  const auto kernel = kernel_table<Op>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(Op::name, image, stream);
-  const Tensor src = detail::color::batchable(image, on);
-  Tensor out = detail::color::image_output(src, channels, on);
+  auto [kernel, on, src, out] = detail::prepare<Op>(image, stream, {.channels = channels, .image_batch = true});
   if (out.numel() > 0) kernel(src, out, args..., on);
   return out;
 }
@@ -53,12 +48,10 @@ Tensor image_op(const Tensor& image, std::int64_t channels, const std::optional<
 // A 1-channel image cloned into `channels` channels (torchvision's clone / repeat).
 Tensor repeat_channel(const Tensor& image, std::int64_t channels, const std::optional<Stream>& stream) {
   const Stream on = detail::op_stream(ops::RgbToGrayscale::name, image, stream);
-  Tensor out = detail::color::image_output(image, channels, on);
+  Tensor out = detail::new_output(image, {.channels = channels}, on);
   if (out.numel() == 0) return out;
   const Tensor src = image.select(-3, 0);
-  for (std::int64_t c = 0; c < channels; ++c) {
-    copy_(out.select(-3, c), src, image.device().is_cuda() ? std::optional<Stream>(on) : std::nullopt);
-  }
+  for (std::int64_t c = 0; c < channels; ++c) copy_(out.select(-3, c), src, on);
   return out;
 }
 
@@ -95,7 +88,7 @@ Tensor adjust_brightness(const Tensor& image, double brightness_factor, const st
   constexpr const char* op = ops::AdjustBrightness::name;
   detail::check_image(op, image, 3);
   check_factor(op, "brightness_factor", brightness_factor);
-  detail::color::check_one_or_three_channels(op, image);
+  detail::check_one_or_three_channels(op, image);
   return elementwise<ops::AdjustBrightness>(image, stream, brightness_factor);
 }
 
@@ -103,7 +96,7 @@ Tensor adjust_saturation(const Tensor& image, double saturation_factor, const st
   constexpr const char* op = ops::AdjustSaturation::name;
   detail::check_image(op, image, 3);
   check_factor(op, "saturation_factor", saturation_factor);
-  detail::color::check_one_or_three_channels(op, image);
+  detail::check_one_or_three_channels(op, image);
   if (image.size(-3) == 1) return image;  // PIL's behaviour
   return image_op<ops::AdjustSaturation>(image, 3, stream, saturation_factor);
 }
@@ -112,14 +105,14 @@ Tensor adjust_contrast(const Tensor& image, double contrast_factor, const std::o
   constexpr const char* op = ops::AdjustContrast::name;
   detail::check_image(op, image, 3);
   check_factor(op, "contrast_factor", contrast_factor);
-  detail::color::check_one_or_three_channels(op, image);
+  detail::check_one_or_three_channels(op, image);
   return image_op<ops::AdjustContrast>(image, image.size(-3), stream, contrast_factor);
 }
 
 Tensor adjust_sharpness(const Tensor& image, double sharpness_factor, const std::optional<Stream>& stream) {
   constexpr const char* op = ops::AdjustSharpness::name;
   detail::check_image(op, image, 3);
-  detail::color::check_one_or_three_channels(op, image);
+  detail::check_one_or_three_channels(op, image);
   check_factor(op, "sharpness_factor", sharpness_factor);
   if (image.numel() == 0 || image.size(-2) <= 2 || image.size(-1) <= 2) return image;
   return image_op<ops::AdjustSharpness>(image, image.size(-3), stream, sharpness_factor);
@@ -128,9 +121,9 @@ Tensor adjust_sharpness(const Tensor& image, double sharpness_factor, const std:
 Tensor adjust_hue(const Tensor& image, double hue_factor, const std::optional<Stream>& stream) {
   constexpr const char* op = ops::AdjustHue::name;
   detail::check_image(op, image, 3);
-  detail::color::check_value(-0.5 <= hue_factor && hue_factor <= 0.5, ErrorKind::Value, op, "hue_factor",
+  detail::check_value(-0.5 <= hue_factor && hue_factor <= 0.5, ErrorKind::Value, op, "hue_factor",
                       "a hue factor in [-0.5, 0.5]", hue_factor, "hue_factor is not in [-0.5, 0.5]");
-  detail::color::check_one_or_three_channels(op, image);
+  detail::check_one_or_three_channels(op, image);
   if (image.size(-3) == 1 || image.numel() == 0) return image;
   return image_op<ops::AdjustHue>(image, 3, stream, hue_factor);
 }
@@ -138,7 +131,7 @@ Tensor adjust_hue(const Tensor& image, double hue_factor, const std::optional<St
 Tensor adjust_gamma(const Tensor& image, double gamma, double gain, const std::optional<Stream>& stream) {
   constexpr const char* op = ops::AdjustGamma::name;
   detail::check_image(op, image, 0);
-  detail::color::check_value(!(gamma < 0), ErrorKind::Value, op, "gamma", "a non-negative real number", gamma,
+  detail::check_value(!(gamma < 0), ErrorKind::Value, op, "gamma", "a non-negative real number", gamma,
                              "Gamma should be a non-negative real number");
   return elementwise<ops::AdjustGamma>(image, stream, gamma, gain);
 }
@@ -156,12 +149,9 @@ Tensor posterize(const Tensor& image, int bits, const std::optional<Stream>& str
                 std::to_string(bits) + " (bits must be a positive integer in the range [0, 8], got " + std::to_string(bits) +
                     " instead.)");
   }
-  const auto kernel = kernel_table<ops::Posterize>().get(image.device(), image.dtype());
+  kernel_table<ops::Posterize>().get(image.device(), image.dtype());  // unsupported: raise before the shortcut
   if (!is_floating_point(image.dtype()) && bits >= value_bits(image.dtype())) return image;
-  const Stream on = detail::op_stream(op, image, stream);
-  Tensor out = empty_like(image, std::nullopt, on);
-  if (out.numel() > 0) kernel(image, out, bits, on);
-  return out;
+  return elementwise<ops::Posterize>(image, stream, bits);
 }
 
 Tensor solarize(const Tensor& image, double threshold, const std::optional<Stream>& stream) {
@@ -170,8 +160,8 @@ Tensor solarize(const Tensor& image, double threshold, const std::optional<Strea
   if (threshold > max_value(image.dtype())) {
     throw Error(ErrorKind::Type, op, "threshold",
                 "a threshold <= the maximum value of " + std::string(dtype_name(image.dtype())) + " (" +
-                    detail::color::format_number(max_value(image.dtype())) + ")",
-                detail::color::format_number(threshold) +
+                    format_number(max_value(image.dtype())) + ")",
+                format_number(threshold) +
                     " (Threshold should be less or equal the maximum value of the dtype)");
   }
   return elementwise<ops::Solarize>(image, stream, threshold);
@@ -180,7 +170,7 @@ Tensor solarize(const Tensor& image, double threshold, const std::optional<Strea
 Tensor autocontrast(const Tensor& image, const std::optional<Stream>& stream) {
   constexpr const char* op = ops::Autocontrast::name;
   detail::check_image(op, image, 3);
-  detail::color::check_one_or_three_channels(op, image);
+  detail::check_one_or_three_channels(op, image);
   if (image.numel() == 0) return image;
   return image_op<ops::Autocontrast>(image, image.size(-3), stream);
 }

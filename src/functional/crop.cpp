@@ -1,16 +1,14 @@
-// crop, center_crop, five_crop, ten_crop. Every crop is one kernel pass (a constant-zero pad
-// with negative paddings); ten_crop's flipped crops are one flip pass over a view of the
+// crop, center_crop, five_crop, ten_crop. Every crop is one pass of pad's kernel (a constant-zero
+// pad with negative paddings); ten_crop's flipped crops are one flip pass over a view of the
 // mirrored region.
 #include "streamvision/functional/crop.hpp"
 
 #include <cmath>
 #include <string>
 
-#include "functional/geometry_utils.hpp"
 #include "functional/op_context.hpp"
 #include "streamvision/functional/flip.hpp"
-
-SV_DEFINE_KERNEL_TABLE(streamvision::ops::Crop)
+#include "streamvision/functional/pad.hpp"
 
 namespace streamvision::functional {
 
@@ -26,7 +24,7 @@ std::array<std::int64_t, 2> parse_size(const char* op, const char* argument, con
   if (size.size() == 1) return {size[0], size[0]};
   if (size.size() == 2) return {size[0], size[1]};
   throw Error(ErrorKind::Value, op, argument, expected,
-              std::to_string(size.size()) + " values " + detail::join_values(size));
+              std::to_string(size.size()) + " values " + format_list(size));
 }
 
 void check_crop_size(const char* op, const char* argument, std::int64_t h, std::int64_t w) {
@@ -39,11 +37,10 @@ void check_crop_size(const char* op, const char* argument, std::int64_t h, std::
 // Validated crop of `image` (any window; outside is zero).
 Tensor crop_unchecked(const Tensor& image, const Window& win, const std::optional<Stream>& stream) {
   detail::check_spatial_size("crop", std::max(image.size(-2), win.height), std::max(image.size(-1), win.width));
-  const auto kernel = kernel_table<ops::Crop>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream("crop", image, stream);
-  const Tensor src = detail::batchable(image, on);
-  Tensor out = detail::empty_image_like(src, kernels::image_output_shape(src, detail::channels_of(src), win.height, win.width), on);
-  if (out.numel() > 0) kernel(src, out, win.top, win.left, on);
+  auto [kernel, on, src, out] = detail::prepare<ops::Pad>(
+      image, stream,
+      {.height = win.height, .width = win.width, .layout = detail::OutputLayout::ChannelsLastOrContiguous, .image_batch = true});
+  if (out.numel() > 0) kernel(src, out, -win.left, -win.top, PaddingMode::Constant, {0.0}, on);
   return out;
 }
 
@@ -70,9 +67,9 @@ std::array<std::int64_t, 2> five_crop_size(const char* op, const Tensor& image, 
   const std::int64_t h = image.size(-2), w = image.size(-1);
   if (cw > w || ch > h) {
     throw Error(ErrorKind::Value, op, "size", "a crop no larger than the input size (" + std::to_string(h) + ", " + std::to_string(w) + ")",
-                detail::join_values(size) + " (Requested crop size is bigger than input size)");
+                format_list(size) + " (Requested crop size is bigger than input size)");
   }
-  kernel_table<ops::Crop>().get(image.device(), image.dtype());  // unsupported device: raise before any work
+  kernel_table<ops::Pad>().get(image.device(), image.dtype());  // unsupported device: raise before any work
   return {ch, cw};
 }
 

@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "functional/geometry_utils.hpp"
 #include "functional/op_context.hpp"
 #include "streamvision/functional/to_dtype.hpp"
 
@@ -31,18 +30,14 @@ Tensor elastic(const Tensor& image, const Tensor& displacement, InterpolationMod
   }
   detail::check_grid_interpolation(op, interpolation);
   detail::check_grid_fill(op, fill, image.size(-3));
-  detail::check_dtype(op, image.dtype(), detail::kGeometryDTypes);
   detail::check_spatial_size(op, h, w);
-  const auto kernel = kernel_table<ops::Elastic>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(op, image, stream);
+  auto [kernel, on, src, out] = detail::prepare<ops::Elastic>(
+      image, stream, {.layout = detail::OutputLayout::ChannelsLastOrContiguous, .image_batch = true});
   // torchvision: displacement.to(dtype) with the image's float dtype, float32 for integer images
   // and for float16 ones, which torchvision samples in float32 (kernels::ElasticGrid).
   const DType grid_dtype =
       is_floating_point(image.dtype()) && image.dtype() != DType::Float16 ? image.dtype() : DType::Float32;
-  const Tensor grid_displacement = to_dtype(displacement, grid_dtype, /*scale=*/false,
-                                            image.device().is_cuda() ? std::optional<Stream>(on) : std::nullopt);
-  const Tensor src = detail::batchable(image, on);
-  Tensor out = detail::empty_image_like(src, Dims(src.shape()), on);
+  const Tensor grid_displacement = to_dtype(displacement, grid_dtype, /*scale=*/false, on);
   if (out.numel() > 0) kernel(src, out, grid_displacement, interpolation, fill, on);
   return out;
 }

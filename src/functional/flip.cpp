@@ -12,10 +12,8 @@ namespace {
 template <class Op>
 Tensor flip(const Tensor& image, int min_rank, const std::optional<Stream>& stream) {
   detail::check_image(Op::name, image, min_rank);
-  const auto kernel = kernel_table<Op>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(Op::name, image, stream);
-  Tensor out = empty_like(image, std::nullopt, on);
-  if (out.numel() > 0) kernel(image, out, on);
+  auto [kernel, on, src, out] = detail::prepare<Op>(image, stream);
+  if (out.numel() > 0) kernel(src, out, on);
   return out;
 }
 

@@ -82,7 +82,7 @@ void copy_(const Tensor& dst, const Tensor& src, const std::optional<Stream>& st
   const Dims shape(dst.shape());
   const Dims strides = dense_strides_like(shape, dst.strides());
   const Tensor landing = dst_dense ? dst : empty_strided(shape, strides, dst.dtype(), dst.device(),
-                                                          dst.device().is_cuda() ? std::optional<Stream>(on) : std::nullopt);
+                                                          on);
   detail::CudaDeviceGuard guard(on.device_index());
   if (src.device().is_cuda() && dst.device().is_cuda()) {
     // Order the destination stream after the staging work on the source device.

@@ -10,18 +10,12 @@ namespace streamvision::functional {
 
 namespace {
 
-std::string join(const std::vector<double>& v) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
-  return out + "]";
-}
-
 // Broadcast 1 value to C channels, or check there are exactly C values.
 std::vector<double> per_channel(const std::vector<double>& values, std::int64_t channels, const char* argument) {
   if (values.size() == 1) return std::vector<double>(static_cast<std::size_t>(channels), values[0]);
   if (static_cast<std::int64_t>(values.size()) != channels) {
     throw Error(ErrorKind::Value, "normalize", argument,
-                "1 or " + std::to_string(channels) + " values (one per channel)", join(values));
+                "1 or " + std::to_string(channels) + " values (one per channel)", format_list(values));
   }
   return values;
 }
@@ -41,7 +35,7 @@ Tensor normalize(const Tensor& image, const std::vector<double>& mean, const std
                 "shape " + Dims(image.shape()).str() + " (Expected tensor to be a tensor image of size (..., C, H, W))");
   }
   for (double s : std) {
-    if (s == 0.0) throw Error(ErrorKind::Value, "normalize", "std", "non-zero values (std evaluated to zero, leading to division by zero)", join(std));
+    if (s == 0.0) throw Error(ErrorKind::Value, "normalize", "std", "non-zero values (std evaluated to zero, leading to division by zero)", format_list(std));
   }
   const std::int64_t channels = image.size(-3);
   if (channels > ops::Normalize::kMaxChannels) {
@@ -51,10 +45,8 @@ Tensor normalize(const Tensor& image, const std::vector<double>& mean, const std
   }
   const std::vector<double> m = per_channel(mean, channels, "mean");
   const std::vector<double> s = per_channel(std, channels, "std");
-  const auto kernel = kernel_table<ops::Normalize>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream("normalize", image, stream);
-  Tensor out = inplace ? image : empty_like(image, std::nullopt, on);
-  if (out.numel() > 0) kernel(image, out, m, s, on);
+  auto [kernel, on, src, out] = detail::prepare<ops::Normalize>(image, stream, {.in_place = inplace});
+  if (out.numel() > 0) kernel(src, out, m, s, on);
   return out;
 }
 

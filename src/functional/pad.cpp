@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/dtype_dispatch.hpp"
-#include "functional/geometry_utils.hpp"
 #include "functional/op_context.hpp"
+#include "kernels/border.hpp"
 #include "kernels/cast.hpp"
 
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::Pad)
@@ -26,7 +26,7 @@ std::array<std::int64_t, 4> parse_padding(const std::vector<std::int64_t>& paddi
     case 4: return {padding[0], padding[1], padding[2], padding[3]};
     default:
       throw Error(ErrorKind::Value, kOp, "padding", "an int or a 1, 2, or 4 element list",
-                  std::to_string(padding.size()) + " elements " + detail::join_values(padding));
+                  std::to_string(padding.size()) + " elements " + format_list(padding));
   }
 }
 
@@ -51,10 +51,10 @@ bool scalar_fits(double v) {
 
 void check_scalar_fill(double v, DType dtype) {
   bool fits = true;
-  detail::dispatch_dtype<SV_ALL_DTYPES>(dtype, kOp, [&](auto tag) { fits = scalar_fits<typename decltype(tag)::type>(v); });
+  detail::AllDTypes::dispatch(dtype, kOp, [&](auto tag) { fits = scalar_fits<typename decltype(tag)::type>(v); });
   if (!fits) {
     throw Error(ErrorKind::Runtime, kOp, "fill", std::string("a value that converts to ") + dtype_name(dtype) + " without overflow",
-                detail::join_values(std::vector<double>{v}));
+                format_list(std::vector<double>{v}));
   }
 }
 
@@ -71,16 +71,16 @@ Tensor pad(const Tensor& image, const std::vector<std::int64_t>& padding, const 
   if (given.size() > 1) {
     if (padding_mode != PaddingMode::Constant) {
       throw Error(ErrorKind::Value, kOp, "fill", "a scalar fill with padding mode '" + std::string(padding_mode_name(padding_mode)) + "'",
-                  detail::join_values(given) + " (Padding mode '" + padding_mode_name(padding_mode) +
+                  format_list(given) + " (Padding mode '" + padding_mode_name(padding_mode) +
                       "' is not supported if fill is not scalar)");
     }
     if (static_cast<std::int64_t>(given.size()) != channels) {
       throw Error(ErrorKind::Runtime, kOp, "fill", "1 or " + std::to_string(channels) + " values (one per channel)",
-                  std::to_string(given.size()) + " values " + detail::join_values(given));
+                  std::to_string(given.size()) + " values " + format_list(given));
     }
-    if (given.size() > detail::kMaxFillValues) {
+    if (given.size() > kernels::kMaxFillValues) {
       throw Error(ErrorKind::Value, kOp, "fill",
-                  "at most " + std::to_string(detail::kMaxFillValues) + " per-channel values", std::to_string(given.size()));
+                  "at most " + std::to_string(kernels::kMaxFillValues) + " per-channel values", std::to_string(given.size()));
     }
     // torch.tensor(fill) is int64 when every value is an integer, else float32; then .to(dtype).
     bool integral = true;
@@ -131,10 +131,8 @@ Tensor pad(const Tensor& image, const std::vector<std::int64_t>& padding, const 
     }
   }
   detail::check_spatial_size(kOp, std::max(h, out_h), std::max(w, out_w));
-  const auto kernel = kernel_table<ops::Pad>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(kOp, image, stream);
-  const Tensor src = detail::batchable(image, on);
-  Tensor out = detail::empty_image_like(src, kernels::image_output_shape(src, channels, out_h, out_w), on);
+  auto [kernel, on, src, out] = detail::prepare<ops::Pad>(
+      image, stream, {.height = out_h, .width = out_w, .layout = detail::OutputLayout::ChannelsLastOrContiguous, .image_batch = true});
   if (out.numel() > 0) kernel(src, out, left, top, padding_mode, fill_values, on);
   return out;
 }

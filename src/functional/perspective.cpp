@@ -6,7 +6,6 @@
 #include <limits>
 #include <string>
 
-#include "functional/geometry_utils.hpp"
 #include "functional/op_context.hpp"
 
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::Perspective)
@@ -36,7 +35,7 @@ void store_row(System& s, int row, const double (&values)[kN], bool integral) {
     const double v = values[k];
     if (integral && !(std::fabs(v) < 9223372036854775808.0)) {
       throw Error(ErrorKind::Value, kOp, "startpoints/endpoints", "integer points whose products fit in int64",
-                  "a product of " + detail::join_values(std::vector<double>{v}) + " (Overflow when unpacking long long)");
+                  "a product of " + format_list(std::vector<double>{v}) + " (Overflow when unpacking long long)");
     }
     s.a[k][row] = integral ? v + 0.0 : static_cast<double>(static_cast<float>(v));
   }
@@ -181,7 +180,7 @@ std::array<double, 8> perspective_coefficients(const Points& startpoints, const 
   for (const Points* points : {&startpoints, &endpoints}) {
     for (const auto& p : *points) {
       if (p.size() != 2) {
-        throw Error(ErrorKind::Value, kOp, "startpoints/endpoints", "points of two values [x, y]", detail::join_values(p));
+        throw Error(ErrorKind::Value, kOp, "startpoints/endpoints", "points of two values [x, y]", format_list(p));
       }
     }
   }
@@ -235,12 +234,9 @@ Tensor perspective(const Tensor& image, const std::optional<Points>& startpoints
   }
   detail::check_grid_interpolation(kOp, interpolation);
   detail::check_grid_fill(kOp, fill, image.size(-3));
-  detail::check_dtype(kOp, image.dtype(), detail::kGeometryDTypes);
   detail::check_spatial_size(kOp, image.size(-2), image.size(-1));
-  const auto kernel = kernel_table<ops::Perspective>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(kOp, image, stream);
-  const Tensor src = detail::batchable(image, on);
-  Tensor out = detail::empty_image_like(src, Dims(src.shape()), on);
+  auto [kernel, on, src, out] = detail::prepare<ops::Perspective>(
+      image, stream, {.layout = detail::OutputLayout::ChannelsLastOrContiguous, .image_batch = true});
   if (out.numel() > 0) kernel(src, out, coeffs, interpolation, fill, on);
   return out;
 }

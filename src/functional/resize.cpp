@@ -4,7 +4,6 @@
 
 #include <string>
 
-#include "functional/geometry_utils.hpp"
 #include "functional/op_context.hpp"
 #include "streamvision/functional/crop.hpp"
 
@@ -52,9 +51,8 @@ Tensor resize_to(ops::Resize::Kernel kernel, const Tensor& image, std::int64_t o
                  InterpolationMode interpolation, std::optional<bool> antialias, const std::optional<Stream>& stream) {
   const bool aa = antialias.value_or(false) &&
                   (interpolation == InterpolationMode::Bilinear || interpolation == InterpolationMode::Bicubic);
-  const Stream on = detail::op_stream(kOp, image, stream);
-  const Tensor src = detail::batchable(image, on);
-  Tensor out = detail::empty_image_like(src, kernels::image_output_shape(src, src.size(-3), out_h, out_w), on);
+  auto [_, on, src, out] = detail::prepare<ops::Resize>(
+      image, stream, {.height = out_h, .width = out_w, .layout = detail::OutputLayout::ChannelsLastOrContiguous, .image_batch = true});
   if (out.numel() > 0) kernel(src, out, interpolation, aa, on);
   return out;
 }
@@ -71,7 +69,7 @@ std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t 
   std::int64_t new_short = 0, new_long = 0;
   if (size && size->size() != 1 && max_size) {
     throw Error(ErrorKind::Value, kOp, "max_size", "None unless size is None or one value",
-                std::to_string(*max_size) + " with size " + detail::join_values(*size) +
+                std::to_string(*max_size) + " with size " + format_list(*size) +
                     " (max_size should only be passed if size is None or specifies the length of the smaller edge, "
                     "i.e. size should be an int or a sequence of length 1)");
   }
@@ -92,7 +90,7 @@ std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t 
         throw Error(ErrorKind::Value, kOp, "max_size", "a value greater than the requested smaller edge",
                     std::to_string(*max_size) + " (max_size = " + std::to_string(*max_size) +
                         " must be strictly greater than the requested size for the smaller edge size = " +
-                        detail::join_values(*size) + ")");
+                        format_list(*size) + ")");
       }
       if (new_long > *max_size) {
         new_short = scaled(*max_size, new_short, new_long);
@@ -103,7 +101,7 @@ std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t 
     return {(*size)[0], (*size)[1]};
   } else {
     throw Error(ErrorKind::Value, kOp, "size", "None, one value (the shorter edge) or two values (h, w)",
-                std::to_string(size->size()) + " values " + detail::join_values(*size));
+                std::to_string(size->size()) + " values " + format_list(*size));
   }
   return width <= height ? std::vector<std::int64_t>{new_long, new_short} : std::vector<std::int64_t>{new_short, new_long};
 }

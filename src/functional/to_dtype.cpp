@@ -25,10 +25,8 @@ Tensor to_dtype(const Tensor& image, DType dtype, bool scale, const std::optiona
                   "integer dtypes on both sides of a scaled integer conversion (bool has no value bits)", pair);
     }
   }
-  const auto kernel = kernel_table<ops::ToDtype>().get(image.device(), from);
-  const Stream on = detail::op_stream("to_dtype", image, stream);
-  Tensor out = empty_like(image, dtype, on);
-  if (out.numel() > 0) kernel(image, out, scale, on);
+  auto [kernel, on, src, out] = detail::prepare<ops::ToDtype>(image, stream, {.dtype = dtype});
+  if (out.numel() > 0) kernel(src, out, scale, on);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // both engines.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "streamvision/core/macros.hpp"
@@ -13,6 +14,9 @@ namespace streamvision::kernels {
 // dcb|abcd|cba). Reflect: mirror repeating the edge (torchvision "symmetric", OpenCV
 // BORDER_REFLECT: cba|abcd|dcb).
 enum class Border : std::uint8_t { Constant, Replicate, Reflect101, Reflect };
+
+// Most per-channel fill values an op takes: they travel by value in the kernel arguments.
+inline constexpr std::size_t kMaxFillValues = 64;
 
 // The index in [0, size) that coordinate x reads, or -1 for a Constant border outside. The
 // reflections repeat as often as needed (size > 0).

@@ -138,7 +138,7 @@ inline PadPlan make_pad_plan(const ImageBatch& in, const ImageBatch& out, std::i
 // bytes of each uint64, one per given value.
 inline std::vector<std::uint64_t> pad_fill_bits(DType dtype, const std::vector<double>& fill) {
   std::vector<std::uint64_t> bits(fill.size(), 0);
-  detail::dispatch_dtype<SV_ALL_DTYPES>(dtype, "pad", [&](auto tag) {
+  detail::AllDTypes::dispatch(dtype, "pad", [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (std::size_t i = 0; i < fill.size(); ++i) {
       const T v = cast<T>(fill[i]);

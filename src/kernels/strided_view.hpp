@@ -1,6 +1,7 @@
 // Internal: a strided view of an image that kernels read, the only place where strides may be
 // negative. A flip is this view with one stride negated and the data pointer moved to the
-// first logical element; kernels then need no flip-specific code.
+// first logical element; kernels then need no flip-specific code. Made from a Tensor by
+// core/tensor_views.hpp.
 #pragma once
 
 #include <cstdint>
@@ -15,18 +16,6 @@ struct StridedView {
   std::int64_t shape[kMaxRank] = {};
   std::int64_t strides[kMaxRank] = {};  // elements; may be negative
   DType dtype = DType::UInt8;
-
-  static StridedView of(const Tensor& t) {
-    StridedView v;
-    v.data = t.data();
-    v.rank = t.dim();
-    for (int d = 0; d < v.rank; ++d) {
-      v.shape[d] = t.shape()[d];
-      v.strides[d] = t.strides()[d];
-    }
-    v.dtype = t.dtype();
-    return v;
-  }
 
   // The same elements with dim `d` (non-negative) read backwards.
   StridedView flipped(int d) const {

@@ -170,10 +170,16 @@ struct ElasticGrid {
   }
 };
 
+// `displacement` [1, H, W, 2] of element type ElasticGrid<T>::D, element strides (y, x, c).
 template <class T>
-inline ElasticGrid<T> make_elastic_grid(int w, int h) {
+inline ElasticGrid<T> make_elastic_grid(int w, int h, const void* displacement, std::int64_t stride_y,
+                                        std::int64_t stride_x, std::int64_t stride_c) {
   using A = typename ElasticGrid<T>::A;
   ElasticGrid<T> g;
+  g.displacement = static_cast<const typename ElasticGrid<T>::D*>(displacement);
+  g.d_sy = stride_y;
+  g.d_sx = stride_x;
+  g.d_sc = stride_c;
   g.xs = make_linspace<A>((-w + 1.0) / w, (w - 1.0) / w, w);
   g.ys = make_linspace<A>((-h + 1.0) / h, (h - 1.0) / h, h);
   g.in_w = w;
@@ -195,8 +201,7 @@ SV_HOST_DEVICE SV_FORCE_INLINE T warp_output(A sampled, A mask, bool nearest, bo
 
 // rotate's fast paths (torch.rot90 over the last two dims, counter-clockwise): a view of the
 // input whose elements, copied in order, are the rotated image ([.., W, H] for odd turns).
-inline StridedView quarter_turn_view(const Tensor& input, int quarter_turns) {
-  StridedView v = StridedView::of(input);
+inline StridedView quarter_turned(StridedView v, int quarter_turns) {
   const int h = v.rank - 2, w = v.rank - 1;
   switch (quarter_turns & 3) {
     case 1:  // out[i][j] = in[j][W-1-i]

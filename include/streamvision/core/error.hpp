@@ -2,8 +2,10 @@
 // expected and what came, so that users can act on it without reading our source.
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace streamvision {
 
@@ -35,12 +37,10 @@ class Error : public std::exception {
   std::string message_;
 };
 
-// Argument checks used by every functional: throw Error(kind, op, arg, expected, got) when
-// `condition` is false. `got` is built lazily so that the happy path formats nothing.
-template <class GotFn>
-inline void check_arg(bool condition, ErrorKind kind, const char* op, const char* argument,
-                      const char* expected, GotFn&& got) {
-  if (!condition) throw Error(kind, op, argument, expected, got());
-}
+// Numbers as error messages show them: the shortest text that reads back as the same double
+// ("0.7", "-3", "inf"), and lists "[1, 2.5]". (std::to_chars: no locale, no iostreams.)
+std::string format_number(double value);
+std::string format_list(const std::vector<double>& values);
+std::string format_list(const std::vector<std::int64_t>& values);
 
 }  // namespace streamvision

@@ -1,4 +1,4 @@
-// affine (torchvision.transforms.v2.functional.affine): warp images [..., C, H, W] by the affine
+// affine and rotate (torchvision.transforms.v2.functional): warp images [..., C, H, W] by the affine
 // map built from angle (degrees, clockwise), translate [tx, ty] (pixels), scale (> 0), shear
 // [sx, sy] (degrees; torchvision's scalar shear s is {s, 0}, a one-element list {s} is {s, s})
 // and center [cx, cy] (pixels; default the image centre). Sampling follows
@@ -10,6 +10,13 @@
 //
 // Dtypes uint8, uint16, float16, bfloat16, float32, float64; integer images are computed in
 // float32 and rounded half to even. Non-finite parameters raise a ValueError-kind Error.
+//
+// rotate: rotate images by `angle` degrees counter-clockwise about `center` (pixels; default the
+// image centre). expand=true sizes the output to hold the whole rotated image (corners
+// transformed, rounded to 1e-4, ceil(max) - floor(min), as torchvision). Without a center,
+// multiples of 90 degrees take torchvision's fast paths: 0 copies, 180 flips both axes, 90/270
+// transpose when expanding or square (every dtype; interpolation and fill unused, as in
+// torchvision); any other angle is the affine warp above and runs ops::Affine's kernel.
 #pragma once
 
 #include <array>
@@ -18,8 +25,8 @@
 
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
+#include "streamvision/core/registry.hpp"
 #include "streamvision/functional/geometry.hpp"
-#include "streamvision/functional/registry.hpp"
 
 namespace streamvision {
 
@@ -34,6 +41,12 @@ struct Affine {
   using Kernel = void (*)(const Tensor& input, const Tensor& output, const std::array<double, 6>& inverse_matrix,
                           InterpolationMode mode, const Fill& fill, const Stream& stream);
 };
+// Kernel contract: the exact counter-clockwise rotation by quarter_turns (1, 2 or 3) right
+// angles of the last two dims (output [.., W, H] for odd counts).
+struct Rotate {
+  static constexpr const char* name = "rotate";
+  using Kernel = void (*)(const Tensor& input, const Tensor& output, int quarter_turns, const Stream& stream);
+};
 }  // namespace ops
 
 namespace functional {
@@ -42,6 +55,10 @@ Tensor affine(const Tensor& image, double angle, const std::vector<double>& tran
               const std::vector<double>& shear, InterpolationMode interpolation = InterpolationMode::Nearest,
               const Fill& fill = std::nullopt, const std::optional<std::vector<double>>& center = std::nullopt,
               const std::optional<Stream>& stream = std::nullopt);
+
+Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation = InterpolationMode::Nearest,
+              bool expand = false, const std::optional<std::vector<double>>& center = std::nullopt,
+              const Fill& fill = std::nullopt, const std::optional<Stream>& stream = std::nullopt);
 
 // torchvision's _get_inverse_affine_matrix(center, angle, translate, scale, shear): the map from
 // output to input points about `center` (angle clockwise, degrees).
@@ -53,3 +70,4 @@ std::array<double, 6> inverse_affine_matrix(const std::array<double, 2>& center,
 }  // namespace streamvision
 
 SV_DECLARE_KERNEL_TABLE(streamvision::ops::Affine)
+SV_DECLARE_KERNEL_TABLE(streamvision::ops::Rotate)

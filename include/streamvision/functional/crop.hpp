@@ -10,20 +10,9 @@
 
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
-#include "streamvision/functional/registry.hpp"
+#include "streamvision/core/registry.hpp"
 
 namespace streamvision {
-
-namespace ops {
-// Kernel contract: output[..., y, x] = input[..., top + y, left + x] where that lies inside the
-// input, else 0. `output` has the input's leading dims and channels, any height and width, same
-// dtype, dense planar or channels-last order.
-struct Crop {
-  static constexpr const char* name = "crop";
-  using Kernel = void (*)(const Tensor& input, const Tensor& output, std::int64_t top, std::int64_t left,
-                          const Stream& stream);
-};
-}  // namespace ops
 
 namespace functional {
 
@@ -49,4 +38,3 @@ std::array<Tensor, 10> ten_crop(const Tensor& image, const std::vector<std::int6
 }  // namespace functional
 }  // namespace streamvision
 
-SV_DECLARE_KERNEL_TABLE(streamvision::ops::Crop)

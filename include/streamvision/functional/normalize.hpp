@@ -8,7 +8,7 @@
 
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
-#include "streamvision/functional/registry.hpp"
+#include "streamvision/core/registry.hpp"
 
 namespace streamvision {
 

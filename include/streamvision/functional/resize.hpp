@@ -26,7 +26,7 @@
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
 #include "streamvision/functional/geometry.hpp"
-#include "streamvision/functional/registry.hpp"
+#include "streamvision/core/registry.hpp"
 
 namespace streamvision {
 

@@ -8,7 +8,7 @@ namespace {
 
 void perspective(const Tensor& input, const Tensor& output, const std::array<double, 8>& coefficients, InterpolationMode mode,
                  const Fill& fill, const Stream& stream) {
-  dispatch_warp_dtype(input.dtype(), "perspective", [&](auto tag) {
+  detail::GeometryDTypes::dispatch(input.dtype(), "perspective", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto grid = kernels::make_perspective_grid<T>(coefficients.data(), static_cast<int>(input.size(-1)),
                                                         static_cast<int>(input.size(-2)));
@@ -16,7 +16,7 @@ void perspective(const Tensor& input, const Tensor& output, const std::array<dou
   });
 }
 
-SV_REGISTER_KERNEL(ops::Perspective, DeviceType::CUDA, &perspective, detail::kGeometryDTypes);
+SV_REGISTER_KERNEL(ops::Perspective, DeviceType::CUDA, &perspective, detail::GeometryDTypes::set);
 
 }  // namespace
 

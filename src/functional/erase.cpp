@@ -1,11 +1,11 @@
 // Front end of erase.
-#include "streamvision/functional/augment.hpp"
+#include "streamvision/functional/erase.hpp"
 
 #include <algorithm>
 #include <string>
 #include <utility>
 
-#include "functional/color_common.hpp"
+#include "functional/op_context.hpp"
 #include "streamvision/functional/layout.hpp"
 #include "streamvision/functional/to_dtype.hpp"
 
@@ -57,8 +57,7 @@ Tensor erase(const Tensor& image, std::int64_t i, std::int64_t j, std::int64_t h
     throw Error(ErrorKind::Value, op, "v", "a tensor on the image's device " + image.device().str() + " or the CPU",
                 "a tensor on " + v.device().str());
   }
-  const auto kernel = kernel_table<ops::Erase>().get(image.device(), image.dtype());
-  const Stream on = detail::op_stream(op, image, stream);
+  auto [kernel, on, src, out] = detail::prepare<ops::Erase>(image, stream, {.in_place = inplace});
 
   // Everything is checked: from here on the call writes.
   Tensor value = v;
@@ -72,8 +71,7 @@ Tensor erase(const Tensor& image, std::int64_t i, std::int64_t j, std::int64_t h
     if (strides[d] != 0) strides[d] = value.stride(vd);
   }
   const Tensor view = from_blob(value.data(), window, strides, image.dtype(), image.device(), value.owner());
-  Tensor out = inplace ? image : empty_like(image, std::nullopt, on);
-  if (out.numel() > 0) kernel(image, out, view, top, left, on);
+  if (out.numel() > 0) kernel(src, out, view, top, left, on);
   return out;
 }
 

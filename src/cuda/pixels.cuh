@@ -231,14 +231,6 @@ void launch_pixels(const kernels::ImageBatch& in, const kernels::ImageBatch& out
   });
 }
 
-// The elementwise engine over same-dtype tensors (input and output may be the same tensor).
-template <class T, class Op>
-void launch_map(const Tensor& input, const Tensor& output, const Op& op, const Stream& stream, const char* name) {
-  const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output));
-  launch_elementwise(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), op, stream, name);
-}
-
 // Scratch memory on the op's stream (stream-ordered), carved into 256-byte aligned pieces.
 class Scratch {
  public:

@@ -1,8 +1,8 @@
 // CUDA kernel of adjust_sharpness: one thread per output pixel, the 3x3 neighbourhood read
 // through L1 (every input pixel is read by nine neighbours of the same or adjacent rows).
-#include "cuda/color_pixels.cuh"
-#include "kernels/blur.hpp"
-#include "kernels/color_dtypes.hpp"
+#include "cuda/pixels.cuh"
+#include "kernels/color_sharpness.hpp"
+#include "core/dtype_dispatch.hpp"
 #include "streamvision/functional/color.hpp"
 
 namespace streamvision::cuda {
@@ -40,7 +40,7 @@ __global__ void __launch_bounds__(256)
 }
 
 void adjust_sharpness(const Tensor& input, const Tensor& output, double factor, const Stream& stream) {
-  const kernels::ImageBatch in = *kernels::as_image_batch(input), out = *kernels::as_image_batch(output);
+  const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
   const std::int64_t rows = in.n * in.c * in.h;
   if (rows >= (std::int64_t{1} << 31) || in.w >= (std::int64_t{1} << 31)) {
     throw Error(ErrorKind::Value, "adjust_sharpness", "image", "fewer than 2^31 rows on CUDA", std::to_string(rows) + " rows");
@@ -50,7 +50,7 @@ void adjust_sharpness(const Tensor& input, const Tensor& output, double factor, 
                   kernels::FastDivmod(static_cast<std::uint32_t>(in.h)), kernels::FastDivmod(static_cast<std::uint32_t>(in.c)),
                   static_cast<std::uint32_t>(in.h), static_cast<std::uint32_t>(in.w)};
   const std::int64_t rows_per_launch = std::max<std::int64_t>(1, ((std::int64_t{1} << 31) - 1) / blocks_per_row);
-  detail::dispatch_dtype<SV_COLOR_DTYPES>(input.dtype(), "adjust_sharpness", [&](auto tag) {
+  detail::ColorDTypes::dispatch(input.dtype(), "adjust_sharpness", [&](auto tag) {
     using T = typename decltype(tag)::type;
     LaunchScope scope(stream, "adjust_sharpness");
     for (std::int64_t first = 0; first < rows; first += rows_per_launch) {
@@ -62,7 +62,7 @@ void adjust_sharpness(const Tensor& input, const Tensor& output, double factor, 
   });
 }
 
-SV_REGISTER_KERNEL(ops::AdjustSharpness, DeviceType::CUDA, &adjust_sharpness, kernels::kColorDTypes);
+SV_REGISTER_KERNEL(ops::AdjustSharpness, DeviceType::CUDA, &adjust_sharpness, detail::ColorDTypes::set);
 
 }  // namespace
 

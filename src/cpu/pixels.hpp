@@ -1,6 +1,6 @@
 // Internal: the CPU engine of the per-pixel colour ops. run_pixels calls op(n, x[kIn], y[kOut])
 // for every pixel of an ImageBatch (kIn values read across the channels of the pixel), rows
-// spread over the thread pool; the same functors run on the CUDA engine (cuda/color_pixels.cuh).
+// spread over the thread pool; the same functors run on the CUDA engine (cuda/pixels.cuh).
 #pragma once
 
 #include <algorithm>
@@ -12,17 +12,6 @@
 #include "kernels/reduce.hpp"
 
 namespace streamvision::cpu {
-
-// The elementwise engine over same-dtype tensors (input and output may be the same tensor).
-template <class T, class Op>
-void run_map(const Tensor& input, const Tensor& output, const Op& op) {
-  const kernels::ElementwisePlan plan =
-      kernels::plan_elementwise(kernels::StridedView::of(input), kernels::StridedView::of(output));
-  run_elementwise(plan, static_cast<const T*>(input.data()), static_cast<T*>(output.data()), op);
-}
-
-// The front ends guarantee that the leading dims merge.
-inline kernels::ImageBatch batch_of(const Tensor& t) { return *kernels::as_image_batch(t); }
 
 // The same batch restricted to channel `c` (a 1-channel batch).
 inline kernels::ImageBatch channel_of(const kernels::ImageBatch& b, std::int64_t c, std::size_t itemsize) {

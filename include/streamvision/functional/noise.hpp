@@ -1,10 +1,4 @@
-// gaussian_blur and gaussian_noise (torchvision.transforms.v2.functional, _misc.py).
-//
-// gaussian_blur(image, kernel_size, sigma): kernel_size is [kx, ky] (x first), odd and
-// positive; sigma none -> k * 0.15 + 0.35 per axis (= 0.3 * ((k - 1) / 2 - 1) + 0.8), one
-// value -> both axes, or [sx, sy], all positive. REFLECT_101 borders (the radius must be smaller
-// than the image: torch's reflect padding raises otherwise). Integer images round back (half to
-// even). Computed separably in float (double for float64); see src/kernels/blur.hpp.
+// gaussian_noise (torchvision.transforms.v2.functional, _misc.py).
 //
 // gaussian_noise(image, mean, sigma, clip): float images x + mean + randn * sigma (clamped to
 // [0, 1] if clip), uint8 images with int16 noise (mean * 255 + randn * sigma * 255); other
@@ -16,26 +10,15 @@
 
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "streamvision/core/generator.hpp"
+#include "streamvision/core/registry.hpp"
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
-#include "streamvision/functional/registry.hpp"
 
 namespace streamvision {
 
 namespace ops {
-struct GaussianBlurParams {
-  std::int64_t kernel_x = 1, kernel_y = 1;  // odd, kernel / 2 smaller than the image's W / H
-  double sigma_x = 1, sigma_y = 1;          // positive
-};
-// Kernel contract: input [..., C, H, W] with at least one element, output of its shape and dtype.
-struct GaussianBlur {
-  static constexpr const char* name = "gaussian_blur";
-  using Kernel = void (*)(const Tensor& input, const Tensor& output, const GaussianBlurParams& params,
-                          const Stream& stream);
-};
 // Where gaussian_noise's standard normals come from: streamvision's Philox stream (element i,
 // row-major, uses counter state.offset + i / 4), or a tensor of the input's shape holding them
 // (drawn by the caller, e.g. with torch.randn_like so that torch's generator decides; dtype
@@ -53,10 +36,6 @@ struct GaussianNoise {
 }  // namespace ops
 
 namespace functional {
-
-Tensor gaussian_blur(const Tensor& image, const std::vector<std::int64_t>& kernel_size,
-                     const std::optional<std::vector<double>>& sigma = std::nullopt,
-                     const std::optional<Stream>& stream = std::nullopt);
 
 // Draws from `generator` (nullptr: Generator::default_generator()).
 Tensor gaussian_noise(const Tensor& image, double mean = 0.0, double sigma = 0.1, bool clip = true,
@@ -80,5 +59,4 @@ std::uint64_t gaussian_noise_counters(const Tensor& image);
 }  // namespace functional
 }  // namespace streamvision
 
-SV_DECLARE_KERNEL_TABLE(streamvision::ops::GaussianBlur)
 SV_DECLARE_KERNEL_TABLE(streamvision::ops::GaussianNoise)
