@@ -84,8 +84,28 @@ CudaDeviceGuard::CudaDeviceGuard(int device) : device_(device) {
   if (previous_ != device) SV_CUDA_CHECK(cudaSetDevice(device), "CudaDeviceGuard");
 }
 
+CudaDeviceGuard::CudaDeviceGuard(int device, NoThrow) noexcept : device_(device) {
+  if (cudaGetDevice(&previous_) != cudaSuccess) {
+    (void)cudaGetLastError();
+    previous_ = device;
+  }
+  if (previous_ != device) (void)cudaSetDevice(device);
+}
+
 CudaDeviceGuard::~CudaDeviceGuard() {
   if (previous_ != device_) (void)cudaSetDevice(previous_);
+}
+
+void copy_bytes_async(void* dst, Device dst_device, const void* src, Device src_device, std::size_t bytes,
+                      const Stream& stream) {
+  CudaDeviceGuard guard(stream.device_index());
+  const cudaStream_t s = static_cast<cudaStream_t>(stream.handle());
+  if (dst_device.is_cuda() && src_device.is_cuda()) {
+    SV_CUDA_CHECK(cudaMemcpyPeerAsync(dst, dst_device.index, src, src_device.index, bytes, s), "copy_");
+  } else {
+    const cudaMemcpyKind kind = dst_device.is_cuda() ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    SV_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, s), "copy_");
+  }
 }
 
 }  // namespace detail

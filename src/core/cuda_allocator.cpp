@@ -38,12 +38,9 @@ class StreamOrderedCudaAllocator final : public Allocator {
 
   void deallocate(void* ptr, std::size_t, Device device, const Stream& stream) noexcept override {
     if (ptr == nullptr) return;
-    int previous = 0;
-    (void)cudaGetDevice(&previous);
-    if (previous != device.index) (void)cudaSetDevice(device.index);
+    detail::CudaDeviceGuard guard(device.index, detail::CudaDeviceGuard::kNoThrow);
     // Errors here (a dead context at process exit) cannot be reported from a destructor.
     if (cudaFreeAsync(ptr, stream.handle()) != cudaSuccess) (void)cudaGetLastError();
-    if (previous != device.index) (void)cudaSetDevice(previous);
   }
 
  private:

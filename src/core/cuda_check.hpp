@@ -8,6 +8,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
+#include "streamvision/core/device.hpp"
+#include "streamvision/core/stream.hpp"
+
 namespace streamvision::detail {
 
 // Throws a RuntimeError-kind Error: "op: CUDA error cudaErrorX (text) in call".
@@ -20,10 +25,13 @@ inline void cuda_check(cudaError_t error, const char* call, const char* op) {
 // Throws a clear error unless `device` is a usable CUDA device (there may be no driver).
 void require_cuda_device(int device, const char* op);
 
-// Makes `device` current for a scope; touches the runtime only when it has to switch.
+// Makes `device` current for a scope; touches the runtime only when it has to switch. The
+// kNoThrow form ignores failures, for destructors and deleters (a dead context at exit).
 class CudaDeviceGuard {
  public:
+  enum NoThrow { kNoThrow };
   explicit CudaDeviceGuard(int device);
+  CudaDeviceGuard(int device, NoThrow) noexcept;
   ~CudaDeviceGuard();
   CudaDeviceGuard(const CudaDeviceGuard&) = delete;
   CudaDeviceGuard& operator=(const CudaDeviceGuard&) = delete;
@@ -32,6 +40,11 @@ class CudaDeviceGuard {
   int previous_ = -1;
   int device_ = -1;
 };
+
+// Stream-ordered copy of `bytes` between devices (CPU or CUDA; peer copies between two GPUs),
+// on `stream`, which belongs to the CUDA side (for two GPUs, the destination's).
+void copy_bytes_async(void* dst, Device dst_device, const void* src, Device src_device, std::size_t bytes,
+                      const Stream& stream);
 
 }  // namespace streamvision::detail
 

@@ -24,7 +24,7 @@ std::string format_list(const std::vector<double>& values) {
   return out + "]";
 }
 
-std::string format_list(const std::vector<std::int64_t>& values) {
+std::string format_list(std::span<const std::int64_t> values) {
   std::string out = "[";
   for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
   return out + "]";

@@ -103,11 +103,8 @@ Stream Stream::create(int device, int priority, bool non_blocking) {
                 "Stream::create");
   // Destroying a stream with pending work is allowed: CUDA releases it once the work is done.
   std::shared_ptr<void> owner(handle, [device](void* h) {
-    int previous = 0;
-    (void)cudaGetDevice(&previous);
-    if (previous != device) (void)cudaSetDevice(device);
+    detail::CudaDeviceGuard guard(device, detail::CudaDeviceGuard::kNoThrow);
     (void)cudaStreamDestroy(static_cast<cudaStream_t>(h));
-    if (previous != device) (void)cudaSetDevice(previous);
   });
   return Stream(handle, device, std::move(owner));
 }

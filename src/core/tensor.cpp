@@ -2,7 +2,6 @@
 #include "streamvision/core/tensor.hpp"
 
 #include <numeric>
-#include <sstream>
 
 #include "core/small_sort.hpp"
 #include "streamvision/core/allocator.hpp"
@@ -32,16 +31,7 @@ void Dims::push_back(std::int64_t value) {
   v_[n_++] = value;
 }
 
-static std::string join(std::span<const std::int64_t> values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ", ";
-    out += std::to_string(values[i]);
-  }
-  return out + "]";
-}
-
-std::string Dims::str() const { return join(*this); }
+std::string Dims::str() const { return format_list(*this); }
 
 // ---- strides ------------------------------------------------------------------------------
 
@@ -264,10 +254,8 @@ Tensor Tensor::view(const Dims& shape) const {
 
 std::string Tensor::str() const {
   if (!defined_) return "Tensor(undefined)";
-  std::ostringstream out;
-  out << "Tensor(shape=" << join(shape()) << ", strides=" << join(strides()) << ", dtype=" << dtype_name(dtype_)
-      << ", device=" << device_.str() << ")";
-  return out.str();
+  return "Tensor(shape=" + format_list(shape()) + ", strides=" + format_list(strides()) + ", dtype=" + dtype_name(dtype_) +
+         ", device=" + device_.str() + ")";
 }
 
 // ---- construction -------------------------------------------------------------------------

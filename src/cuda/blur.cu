@@ -244,7 +244,7 @@ void blur(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const o
     }
   }
   Acc* tmp = scratch.take<Acc>(planes * in.h * in.w);
-  const std::int64_t blocks_per_row = (in.w + 255) / 256;
+  const std::int64_t blocks_per_row = blocks_for(in.w);
   const RowIndex ri{kernels::FastDivmod(static_cast<std::uint32_t>(blocks_per_row)),
                     kernels::FastDivmod(static_cast<std::uint32_t>(in.h)),
                     kernels::FastDivmod(static_cast<std::uint32_t>(in.c))};

@@ -44,8 +44,8 @@ void solarize(const Tensor& input, const Tensor& output, double threshold, const
 }
 
 template <class T>
-__global__ void __launch_bounds__(256) gamma_lut_kernel(kernels::GammaOp<T> op, T* lut, std::uint32_t count) {
-  const std::uint32_t v = blockIdx.x * 256 + threadIdx.x;
+__global__ void __launch_bounds__(kBlockThreads) gamma_lut_kernel(kernels::GammaOp<T> op, T* lut, std::uint32_t count) {
+  const std::uint32_t v = blockIdx.x * kBlockThreads + threadIdx.x;
   if (v < count) lut[v] = op(static_cast<T>(v), 0u);
 }
 
@@ -61,7 +61,7 @@ void adjust_gamma(const Tensor& input, const Tensor& output, double gamma, doubl
       T* lut = scratch.take<T>(count);
       {
         LaunchScope scope(stream, "adjust_gamma");
-        gamma_lut_kernel<T><<<(count + 255) / 256, 256, 0, scope.handle()>>>(op, lut, count);
+        gamma_lut_kernel<T><<<blocks_for(count), kBlockThreads, 0, scope.handle()>>>(op, lut, count);
         scope.check_launch();
       }
       launch_map<T>(input, output, kernels::LutOp<T>{lut}, stream, "adjust_gamma");

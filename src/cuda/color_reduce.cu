@@ -58,7 +58,7 @@ template <class T>
 __global__ void __launch_bounds__(256)
     contrast_mean_kernel(const kernels::ContrastAcc<T>* partials, std::int64_t chunks, std::int64_t pixels,
                          std::int64_t images, kernels::opmath_t<T>* means) {
-  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * 256 + threadIdx.x;
+  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
   if (n < images) means[n] = kernels::contrast_mean<T>(partials + n * chunks, chunks, pixels);
 }
 
@@ -82,7 +82,7 @@ void contrast(const kernels::ImageBatch& in, const kernels::ImageBatch& out, dou
           src, grid, first, chunks, partials);
       scope.check_launch();
     });
-    contrast_mean_kernel<T><<<static_cast<unsigned>((in.n + 255) / 256), 256, 0, scope.handle()>>>(
+    contrast_mean_kernel<T><<<blocks_for(in.n), kBlockThreads, 0, scope.handle()>>>(
         partials, chunks, in.h * in.w, in.n, means);
     scope.check_launch();
   }
@@ -162,7 +162,7 @@ template <class T>
 __global__ void __launch_bounds__(256)
     autocontrast_params_kernel(const kernels::MinMax<T>* partials, std::int64_t chunks, int channels,
                                std::int64_t planes, kernels::AutocontrastChannel<T>* params) {
-  const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * 256 + threadIdx.x;
+  const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
   if (p >= planes) return;
   const std::int64_t n = p / channels;
   const int c = static_cast<int>(p % channels);
@@ -190,7 +190,7 @@ void autocontrast_image(const kernels::ImageBatch& in, const kernels::ImageBatch
           src, grid, first, chunks, partials);
       scope.check_launch();
     });
-    autocontrast_params_kernel<T><<<static_cast<unsigned>((planes + 255) / 256), 256, 0, scope.handle()>>>(
+    autocontrast_params_kernel<T><<<blocks_for(planes), kBlockThreads, 0, scope.handle()>>>(
         partials, chunks, C, planes, params);
     scope.check_launch();
   }

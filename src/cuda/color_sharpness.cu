@@ -45,7 +45,7 @@ void adjust_sharpness(const Tensor& input, const Tensor& output, double factor, 
   if (rows >= (std::int64_t{1} << 31) || in.w >= (std::int64_t{1} << 31)) {
     throw Error(ErrorKind::Value, "adjust_sharpness", "image", "fewer than 2^31 rows on CUDA", std::to_string(rows) + " rows");
   }
-  const std::int64_t blocks_per_row = (in.w + 255) / 256;
+  const std::int64_t blocks_per_row = blocks_for(in.w);
   const RowGrid g{kernels::FastDivmod(static_cast<std::uint32_t>(blocks_per_row)),
                   kernels::FastDivmod(static_cast<std::uint32_t>(in.h)), kernels::FastDivmod(static_cast<std::uint32_t>(in.c)),
                   static_cast<std::uint32_t>(in.h), static_cast<std::uint32_t>(in.w)};

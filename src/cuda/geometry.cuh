@@ -64,26 +64,26 @@ inline PlaneGroups plane_groups(const kernels::ImageBatch& in, std::int64_t elem
   return g;
 }
 
-// Grid of a pixel-major kernel: x covers `pixels` in blocks of 256, y splits `planes` into
+// Grid of a pixel-major kernel: x covers `pixels` in blocks of kBlockThreads, y splits `planes` into
 // groups so that the launch has roughly `target_threads` threads.
-struct PixelGrid {
+struct PixelMajorGrid {
   dim3 grid;
   std::uint32_t planes_per_group = 1;
   kernels::FastDivmod div_w;  // output width
 };
 
-inline PixelGrid pixel_grid(std::int64_t out_h, std::int64_t out_w, std::int64_t planes, int device) {
-  PixelGrid g;
+inline PixelMajorGrid pixel_major_grid(std::int64_t out_h, std::int64_t out_w, std::int64_t planes, int device) {
+  PixelMajorGrid g;
   const std::int64_t pixels = out_h * out_w;
   if (pixels >= (std::int64_t{1} << 31) - 256 || planes >= (std::int64_t{1} << 31)) {
     throw Error(ErrorKind::Value, "geometry", "output", "fewer than 2^31 pixels per plane and 2^31 planes",
                 std::to_string(out_h) + " x " + std::to_string(out_w) + " pixels, " + std::to_string(planes) + " planes");
   }
-  const std::int64_t target = static_cast<std::int64_t>(multiprocessor_count(device)) * 2048 * 4;
+  const std::int64_t target = 4 * resident_threads(device);
   const std::int64_t groups = std::clamp<std::int64_t>((target + pixels - 1) / std::max<std::int64_t>(pixels, 1), 1,
                                                        std::min<std::int64_t>(planes, 65535));
   g.planes_per_group = static_cast<std::uint32_t>((planes + groups - 1) / groups);
-  g.grid = dim3(static_cast<unsigned>((pixels + 255) / 256), static_cast<unsigned>((planes + g.planes_per_group - 1) / g.planes_per_group));
+  g.grid = dim3(blocks_for(pixels), blocks_for(planes, g.planes_per_group));
   g.div_w = kernels::FastDivmod(static_cast<std::uint32_t>(std::max<std::int64_t>(out_w, 1)));
   return g;
 }
@@ -94,30 +94,5 @@ __device__ SV_FORCE_INLINE void plane_range(std::uint32_t planes, std::uint32_t 
   first = blockIdx.y * per_group;
   last = min(planes, first + per_group);
 }
-
-// Stream-ordered scratch bytes on the op's stream (freed, stream-ordered, when the tensor goes).
-inline Tensor scratch_bytes(std::int64_t bytes, const Tensor& like, const Stream& stream) {
-  return empty({std::max<std::int64_t>(bytes, 1)}, DType::UInt8, like.device(), MemoryFormat::Contiguous, stream);
-}
-
-// Carves aligned arrays out of one scratch allocation.
-class ScratchLayout {
- public:
-  template <class T>
-  std::int64_t add(std::int64_t count) {
-    offset_ = (offset_ + 255) / 256 * 256;
-    const std::int64_t at = offset_;
-    offset_ += count * static_cast<std::int64_t>(sizeof(T));
-    return at;
-  }
-  std::int64_t bytes() const { return offset_; }
-  template <class T>
-  static T* at(const Tensor& scratch, std::int64_t offset) {
-    return reinterpret_cast<T*>(static_cast<unsigned char*>(scratch.data()) + offset);
-  }
-
- private:
-  std::int64_t offset_ = 0;
-};
 
 }  // namespace streamvision::cuda

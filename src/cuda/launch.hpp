@@ -1,12 +1,19 @@
-// Internal: what every CUDA launch of the library goes through. It makes the stream's device
+// Internal: the CUDA plumbing every kernel file shares: LaunchScope, the one door every launch
+// goes through, the launch policy (grid sizes) and stream-ordered scratch memory.
+//
+// LaunchScope: It makes the stream's device
 // current for the launch, records the stream for tests (last_launch_stream), and turns launch
 // failures into Errors. It never synchronizes.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "core/cuda_check.hpp"
 #include "streamvision/core/stream.hpp"
+#include "streamvision/core/tensor.hpp"
 
 namespace streamvision::detail {
 void record_launch(const Stream& stream);  // src/core/launch_record.cpp
@@ -32,7 +39,45 @@ class LaunchScope {
   const char* op_;
 };
 
+// ---- launch policy ------------------------------------------------------------------------------
+
+// The block size of the library's one-dimensional kernels.
+inline constexpr int kBlockThreads = 256;
+
+// Blocks of `per_block` items that cover `items`.
+constexpr unsigned blocks_for(std::int64_t items, std::int64_t per_block = kBlockThreads) {
+  return static_cast<unsigned>((items + per_block - 1) / per_block);
+}
+
 // Multiprocessors of a device, cached (grid sizing of persistent and reduction kernels).
 int multiprocessor_count(int device);
+
+// Threads a device keeps resident (2048 per multiprocessor on Hopper): kernels that size their
+// grid to fill the device aim at a multiple of it.
+inline std::int64_t resident_threads(int device) { return std::int64_t{2048} * multiprocessor_count(device); }
+
+// ---- scratch ------------------------------------------------------------------------------------
+
+// Scratch memory on the op's stream (stream-ordered: freed on that stream when it goes), carved
+// into 256-byte aligned arrays. Size it with aligned_bytes, then take the arrays in order.
+class Scratch {
+ public:
+  Scratch(std::int64_t bytes, Device device, const Stream& stream)
+      : buffer_(empty({std::max<std::int64_t>(bytes, 1)}, DType::UInt8, device, MemoryFormat::Contiguous, stream)) {}
+  template <class U>
+  U* take(std::int64_t count) {
+    U* p = reinterpret_cast<U*>(static_cast<char*>(buffer_.data()) + used_);
+    used_ += aligned_bytes<U>(count);
+    return p;
+  }
+  template <class U>
+  static constexpr std::int64_t aligned_bytes(std::int64_t count) {
+    return (count * static_cast<std::int64_t>(sizeof(U)) + 255) / 256 * 256;
+  }
+
+ private:
+  Tensor buffer_;
+  std::int64_t used_ = 0;
+};
 
 }  // namespace streamvision::cuda

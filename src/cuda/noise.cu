@@ -86,7 +86,7 @@ void gaussian_noise(const Tensor& input, const Tensor& output, double mean, doub
     const auto op = kernels::NoiseOp<T>::make(mean, sigma, clip, state.seed, state.offset, /*mean_in_image_dtype=*/false);
     LaunchScope scope(stream, "gaussian_noise");
     for (std::int64_t first = 0; first < groups; first += kMaxBlocks * 256) {
-      const std::int64_t blocks = std::min(kMaxBlocks, (groups - first + 255) / 256);
+      const std::int64_t blocks = std::min(kMaxBlocks, static_cast<std::int64_t>(blocks_for(groups - first)));
       noise_kernel<T><<<static_cast<unsigned>(blocks), 256, 0, scope.handle()>>>(
           static_cast<const T*>(input.data()), static_cast<T*>(output.data()),
           normals.defined() ? static_cast<const kernels::noise_normals_t<T>*>(normals.data()) : nullptr, s, first, op);

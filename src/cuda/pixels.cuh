@@ -231,25 +231,4 @@ void launch_pixels(const kernels::ImageBatch& in, const kernels::ImageBatch& out
   });
 }
 
-// Scratch memory on the op's stream (stream-ordered), carved into 256-byte aligned pieces.
-class Scratch {
- public:
-  Scratch(std::int64_t bytes, Device device, const Stream& stream)
-      : buffer_(empty({std::max<std::int64_t>(bytes, 1)}, DType::UInt8, device, MemoryFormat::Contiguous, stream)) {}
-  template <class U>
-  U* take(std::int64_t count) {
-    U* p = reinterpret_cast<U*>(static_cast<char*>(buffer_.data()) + used_);
-    used_ += aligned_bytes<U>(count);
-    return p;
-  }
-  template <class U>
-  static std::int64_t aligned_bytes(std::int64_t count) {
-    return (count * static_cast<std::int64_t>(sizeof(U)) + 255) / 256 * 256;
-  }
-
- private:
-  Tensor buffer_;
-  std::int64_t used_ = 0;
-};
-
 }  // namespace streamvision::cuda

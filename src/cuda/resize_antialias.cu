@@ -208,18 +208,21 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
   const dim3 grid(static_cast<unsigned>(bands * a.col_tiles), static_cast<unsigned>(std::min<std::int64_t>(a.planes, 65535)));
 
   // Tables in stream-ordered scratch.
-  ScratchLayout layout;
-  const std::int64_t o_xmin = layout.add<int>(out.w), o_xsize = layout.add<int>(out.w), o_wx = layout.add<A>(out.w * dx.max_taps);
-  const std::int64_t o_ymin = layout.add<int>(out.h), o_ysize = layout.add<int>(out.h), o_wy = layout.add<A>(out.h * dy.max_taps);
-  const Tensor scratch = scratch_bytes(layout.bytes(), input, stream);
-  a.tx = {ScratchLayout::at<int>(scratch, o_xmin), ScratchLayout::at<int>(scratch, o_xsize), ScratchLayout::at<A>(scratch, o_wx), static_cast<int>(out.w)};
-  a.ty = {ScratchLayout::at<int>(scratch, o_ymin), ScratchLayout::at<int>(scratch, o_ysize), ScratchLayout::at<A>(scratch, o_wy), static_cast<int>(out.h)};
+  Scratch scratch(2 * Scratch::aligned_bytes<int>(out.w) + Scratch::aligned_bytes<A>(out.w * dx.max_taps) +
+                      2 * Scratch::aligned_bytes<int>(out.h) + Scratch::aligned_bytes<A>(out.h * dy.max_taps),
+                  input.device(), stream);
+  int* xmin = scratch.take<int>(out.w);
+  int* xsize = scratch.take<int>(out.w);
+  A* wx = scratch.take<A>(out.w * dx.max_taps);
+  int* ymin = scratch.take<int>(out.h);
+  int* ysize = scratch.take<int>(out.h);
+  A* wy = scratch.take<A>(out.h * dy.max_taps);
+  a.tx = {xmin, xsize, wx, static_cast<int>(out.w)};
+  a.ty = {ymin, ysize, wy, static_cast<int>(out.h)};
 
   LaunchScope scope(stream, "resize");
-  const unsigned table_blocks = static_cast<unsigned>((std::max(out.w, out.h) + 255) / 256);
-  aa_tables_kernel<A><<<dim3(table_blocks, 2), 256, 0, scope.handle()>>>(
-      dx, dy, const_cast<int*>(a.tx.xmin), const_cast<int*>(a.tx.xsize), const_cast<A*>(a.tx.w), const_cast<int*>(a.ty.xmin),
-      const_cast<int*>(a.ty.xsize), const_cast<A*>(a.ty.w));
+  aa_tables_kernel<A><<<dim3(blocks_for(std::max(out.w, out.h)), 2), kBlockThreads, 0, scope.handle()>>>(
+      dx, dy, xmin, xsize, wx, ymin, ysize, wy);
   scope.check_launch();
   aa_kernel<T, A><<<grid, kThreads, static_cast<std::size_t>(shared), scope.handle()>>>(a);
   scope.check_launch();

@@ -97,7 +97,7 @@ template <class T, class Sampler>
 void launch_direct(const Tensor& input, const Tensor& output, const Sampler& sampler, const Stream& stream) {
   const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
   const std::int64_t planes = out.n * out.c;
-  const PixelGrid g = pixel_grid(out.h, out.w, planes, stream.device_index());
+  const PixelMajorGrid g = pixel_major_grid(out.h, out.w, planes, stream.device_index());
   DirectArgs<T> a{static_cast<const T*>(in.data), static_cast<T*>(out.data), plane_set(in), plane_set(out),
                   in.stride_h, in.stride_w, out.stride_h, out.stride_w, static_cast<int>(in.h), static_cast<int>(in.w),
                   static_cast<int>(out.h), static_cast<std::uint32_t>(planes), g.planes_per_group, g.div_w};

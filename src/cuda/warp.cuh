@@ -11,6 +11,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "cuda/geometry.cuh"
 #include "core/tensor_views.hpp"
+#include "kernels/border.hpp"
 #include "kernels/warp_grid.hpp"
 #include "streamvision/functional/geometry.hpp"
 
@@ -76,7 +77,7 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
                  const Stream& stream, const char* op) {
   const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
   const std::int64_t planes = out.n * out.c;
-  const PixelGrid g = pixel_grid(out.h, out.w, planes, stream.device_index());
+  const PixelMajorGrid g = pixel_major_grid(out.h, out.w, planes, stream.device_index());
   WarpArgs<T> a{};
   a.in = in;
   a.out = out;

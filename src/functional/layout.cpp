@@ -30,6 +30,7 @@ void copy_same_device(const Tensor& dst, const Tensor& src, const Stream& stream
   kernel_table<ops::Copy>().get(src.device(), src.dtype())(src, dst, stream);
 }
 
+#if SV_WITH_CUDA
 // A dense tensor on src's device holding src's elements in the dim order of `order_like`,
 // so that a plain memcpy of its span can land in a tensor with those strides.
 Tensor dense_in_order(const Tensor& src, const Tensor& order_like, const Stream& stream) {
@@ -40,6 +41,8 @@ Tensor dense_in_order(const Tensor& src, const Tensor& order_like, const Stream&
   copy_same_device(staged, src, stream);
   return staged;
 }
+
+#endif
 
 }  // namespace
 
@@ -81,21 +84,13 @@ void copy_(const Tensor& dst, const Tensor& src, const std::optional<Stream>& st
   const Tensor staged_src = dense_in_order(src, dst, src_stream);
   const Dims shape(dst.shape());
   const Dims strides = dense_strides_like(shape, dst.strides());
-  const Tensor landing = dst_dense ? dst : empty_strided(shape, strides, dst.dtype(), dst.device(),
-                                                          on);
-  detail::CudaDeviceGuard guard(on.device_index());
+  const Tensor landing = dst_dense ? dst : empty_strided(shape, strides, dst.dtype(), dst.device(), on);
+  if (src.device().is_cuda() && dst.device().is_cuda()) on.wait(src_stream);  // after the staging on the source device
+  detail::copy_bytes_async(landing.data(), dst.device(), staged_src.data(), src.device(), staged_src.nbytes(), on);
   if (src.device().is_cuda() && dst.device().is_cuda()) {
-    // Order the destination stream after the staging work on the source device.
-    on.wait(src_stream);
-    SV_CUDA_CHECK(cudaMemcpyPeerAsync(landing.data(), dst.device().index, staged_src.data(), src.device().index,
-                                      staged_src.nbytes(), on.handle()),
-                  "copy_");
-    // The staging buffer is freed on the source stream: keep that after the transfer.
-    src_stream.wait(on);
-  } else {
-    const cudaMemcpyKind kind = dst.device().is_cuda() ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-    SV_CUDA_CHECK(cudaMemcpyAsync(landing.data(), staged_src.data(), staged_src.nbytes(), kind, on.handle()), "copy_");
-    if (dst.device().is_cpu()) on.synchronize();  // the host reads dst next: wait for the transfer
+    src_stream.wait(on);  // the staging buffer is freed on the source stream: keep that after the transfer
+  } else if (dst.device().is_cpu()) {
+    on.synchronize();  // the host reads dst next: wait for the transfer
   }
   if (!dst_dense) copy_same_device(dst, landing, dst.device().is_cuda() ? on : Stream());
 #else

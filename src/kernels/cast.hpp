@@ -1,4 +1,4 @@
-// Internal: element conversions with PyTorch's semantics (Tensor.to(dtype)), shared by both
+// Internal: element conversions with PyTorch's semantics (torch's .to(dtype)), shared by both
 // engines so CPU and CUDA agree bit for bit.
 //
 //  * to bool: x != 0.  From bool: 0 or 1.

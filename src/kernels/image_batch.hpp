@@ -1,6 +1,6 @@
 // Internal: an image tensor [..., C, H, W] seen as a strided [N, C, H, W] batch, the shape every
 // image kernel (geometry, colour, filters) works on; kernels read any C/H/W strides directly.
-// Made from a Tensor by core/tensor_views.hpp.
+// Made from a tensor by core/tensor_views.hpp.
 #pragma once
 
 #include <cstdint>

@@ -134,7 +134,7 @@ inline PadPlan make_pad_plan(const ImageBatch& in, const ImageBatch& out, std::i
   return p;
 }
 
-// The fill values as the image dtype holds them (Tensor.to semantics), as raw bits in the low
+// The fill values as the image dtype holds them (torch .to semantics), as raw bits in the low
 // bytes of each uint64, one per given value.
 inline std::vector<std::uint64_t> pad_fill_bits(DType dtype, const std::vector<double>& fill) {
   std::vector<std::uint64_t> bits(fill.size(), 0);

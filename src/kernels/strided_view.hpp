@@ -1,12 +1,13 @@
 // Internal: a strided view of an image that kernels read, the only place where strides may be
 // negative. A flip is this view with one stride negated and the data pointer moved to the
-// first logical element; kernels then need no flip-specific code. Made from a Tensor by
+// first logical element; kernels then need no flip-specific code. Made from a tensor by
 // core/tensor_views.hpp.
 #pragma once
 
 #include <cstdint>
 
-#include "streamvision/core/tensor.hpp"
+#include "streamvision/core/dtype.hpp"
+#include "streamvision/core/tensor.hpp"  // kMaxRank
 
 namespace streamvision::kernels {
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,6 @@ class Error : public std::exception {
 // ("0.7", "-3", "inf"), and lists "[1, 2.5]". (std::to_chars: no locale, no iostreams.)
 std::string format_number(double value);
 std::string format_list(const std::vector<double>& values);
-std::string format_list(const std::vector<std::int64_t>& values);
+std::string format_list(std::span<const std::int64_t> values);
 
 }  // namespace streamvision
