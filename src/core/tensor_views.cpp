@@ -51,11 +51,15 @@ kernels::ImageBatch image_batch(const Tensor& t) {
 }
 
 bool is_interleaved(const Tensor& t) {
-  if (t.dim() < 3 || t.size(-3) <= 1) return false;
-  for (int d : {-2, -1}) {
-    if (t.size(d) > 1 && t.stride(d) <= t.stride(-3)) return false;
-  }
-  return true;
+  if (t.dim() < 3) return false;
+  kernels::ImageBatch b;
+  b.c = t.size(-3);
+  b.h = t.size(-2);
+  b.w = t.size(-1);
+  b.stride_c = t.stride(-3);
+  b.stride_h = t.stride(-2);
+  b.stride_w = t.stride(-1);
+  return kernels::channels_innermost(b);
 }
 
 Dims image_output_shape(const Tensor& input, std::int64_t channels, std::int64_t height, std::int64_t width) {

@@ -222,8 +222,7 @@ void pad(const Tensor& input, const Tensor& output, std::int64_t pad_left, std::
          const std::vector<double>& fill, const Stream& stream) {
   constexpr const char* op = "pad";
   const kernels::PadPlan plan =
-      kernels::make_pad_plan(detail::image_batch(input), detail::image_batch(output), pad_left, pad_top,
-                             kernels::border_of(mode), detail::is_interleaved(output));
+      kernels::make_pad_plan(detail::image_batch(input), detail::image_batch(output), pad_left, pad_top, mode);
   const std::vector<std::uint64_t> bits = kernels::pad_fill_bits(input.dtype(), fill);
   kernels::dispatch_pad(input.dtype(), mode, [&](auto tag, auto round_trip) {
     using T = typename decltype(tag)::type;

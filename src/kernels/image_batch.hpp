@@ -13,4 +13,10 @@ struct ImageBatch {
   std::int64_t stride_n = 0, stride_c = 0, stride_h = 0, stride_w = 0;  // elements
 };
 
+// True when the batch keeps its channels innermost (channels-last order: the smallest stride of
+// C, H, W is C's).
+inline bool channels_innermost(const ImageBatch& b) {
+  return b.c > 1 && (b.h <= 1 || b.stride_h > b.stride_c) && (b.w <= 1 || b.stride_w > b.stride_c);
+}
+
 }  // namespace streamvision::kernels

@@ -104,10 +104,22 @@ SV_HOST_DEVICE SV_FORCE_INLINE T float32_round_trip(T x) {
   return static_cast<T>(f);
 }
 
-// The plan of a pad of `in` into `out` (shapes and the output order already decided). Throws
-// when the output has 2^31 rows or more, or rows of 2^31 elements or more.
+inline Border border_of(PaddingMode mode) {
+  switch (mode) {
+    case PaddingMode::Edge: return Border::Replicate;
+    case PaddingMode::Reflect: return Border::Reflect101;
+    case PaddingMode::Symmetric: return Border::Reflect;
+    case PaddingMode::Constant: break;
+  }
+  return Border::Constant;
+}
+
+// The plan of a pad of `in` into the dense `out` (shapes and the output order already decided).
+// Throws when the output has 2^31 rows or more, or rows of 2^31 elements or more.
 inline PadPlan make_pad_plan(const ImageBatch& in, const ImageBatch& out, std::int64_t pad_left, std::int64_t pad_top,
-                             Border border, bool interleaved) {
+                             PaddingMode mode) {
+  const Border border = border_of(mode);
+  const bool interleaved = channels_innermost(out);
   PadPlan p;
   p.n = in.n;
   p.c = in.c;
@@ -148,15 +160,6 @@ inline std::vector<std::uint64_t> pad_fill_bits(DType dtype, const std::vector<d
   return bits;
 }
 
-inline Border border_of(PaddingMode mode) {
-  switch (mode) {
-    case PaddingMode::Edge: return Border::Replicate;
-    case PaddingMode::Reflect: return Border::Reflect101;
-    case PaddingMode::Symmetric: return Border::Reflect;
-    case PaddingMode::Constant: break;
-  }
-  return Border::Constant;
-}
 
 // int32/int64 images in edge and reflect modes go through float32 (float32_round_trip).
 inline bool pad_rounds_through_float32(DType dtype, PaddingMode mode) {
