@@ -1,6 +1,6 @@
-// gaussian_blur and adjust_sharpness on the CPU. gaussian_blur is checked against torchvision's
-// formulation (one 2-D convolution with the outer-product kernel over a reflect-padded image,
-// here in double), which our separable float implementation must match within rounding.
+// gaussian_blur on the CPU, checked against torchvision's formulation (one 2-D convolution with
+// the outer-product kernel over a reflect-padded image, here in double), which our separable
+// float implementation must match within rounding; on CUDA, equal to the CPU bit for bit.
 #include <cmath>
 
 #include "color_test_utils.hpp"
@@ -113,7 +113,7 @@ TEST(GaussianBlur, MatchesTwoDimensionalConvolution) {
     const double sx = cs.sigma ? (*cs.sigma)[0] : kx * 0.15 + 0.35;
     const double sy = cs.sigma ? (*cs.sigma)[cs.sigma->size() - 1] : ky * 0.15 + 0.35;
     for (const Dims& shape : {Dims{3, 7, 9}, Dims{2, 1, 9, 8}, Dims{2, 2, 3, 11, 13}, Dims{1, 3, 20, 37}}) {
-      for (DType dtype : kColorDTypes) {
+      for (DType dtype : kImageDTypes) {
         const Tensor src = random_cpu(shape, dtype, seed++, 0.0, 1.0);
         Tensor expected;
         with_dtype(dtype, [&](auto tag) { expected = ref_blur<typename decltype(tag)::type>(src, kx, ky, sx, sy); });
@@ -162,73 +162,28 @@ TEST(GaussianBlur, BadInput) {
   EXPECT_EQ(functional::gaussian_blur(none, {9, 9}).data(), none.data());
 }
 
-// ---- adjust_sharpness ----------------------------------------------------------------------------
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
 
-template <class T>
-Tensor ref_sharpness(const Tensor& in, double factor) {
-  using F = Calc<T>;
-  using K = std::conditional_t<is_int<T>, float, T>;
-  const F a = to_calc(K(1.0 / 13.0));
-  const F b = to_calc(K(5.0 / 13.0));
-  const F alpha = static_cast<F>(1.0 - factor);
-  const ImageIndex ii(in);
-  Tensor out = empty(Dims(in.shape()), in.dtype(), Device::cpu());
-  for (std::int64_t n = 0; n < ii.images; ++n) {
-    for (std::int64_t c = 0; c < ii.c; ++c) {
-      for (std::int64_t y = 0; y < ii.h; ++y) {
-        for (std::int64_t x = 0; x < ii.w; ++x) {
-          F v = to_calc(at<T>(in, n, c, y, x));
-          if (y > 0 && x > 0 && y < ii.h - 1 && x < ii.w - 1) {
-            F acc = 0;  // conv2d, row-major taps
-            for (int dy = -1; dy <= 1; ++dy)
-              for (int dx = -1; dx <= 1; ++dx) acc = fmadd(dy == 0 && dx == 0 ? b : a, to_calc(at<T>(in, n, c, y + dy, x + dx)), acc);
-            const F blurred = is_int<T> ? std::nearbyint(acc) : keep<T>(acc);
-            v = keep<T>(fmadd(keep<T>(blurred - v), alpha, v));  // view.add_(blurred - view, alpha)
-          }
-          set<T>(out, n, c, y, x, to_t<T>(clampf(v, F(0), static_cast<F>(max_of<T>()))));
-        }
-      }
-    }
+TEST(GaussianBlur, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  const std::vector<Dims> shapes = {{3, 7, 9}, {2, 1, 9, 8}, {2, 2, 3, 11, 13}, {2, 3, 70, 130}, {1, 3, 150, 67}};
+  struct Case {
+    std::vector<std::int64_t> k;
+    std::vector<double> sigma;
+  };
+  const std::vector<Case> cases = {{{3, 3}, {0.8}}, {{5, 1}, {1.5, 0.7}}, {{9, 9}, {3.0}}, {{1, 7}, {2.0}}};
+  for (const Case& cs : cases) {
+    expect_cuda_equals_cpu("blur", [&](const Tensor& x) { return functional::gaussian_blur(x, cs.k, cs.sigma); }, 30,
+                           shapes, kImageDTypes, 0.0, 1.0);
   }
-  return out;
-}
-
-TEST(AdjustSharpness, KnownValues) {
-  // Centre 130 among zeros: blur = 130 * 5 / 13 = 50; factor 2: 130 - (50 - 130) = 210.
-  const Tensor img = tensor_of({1, 3, 3}, DType::UInt8, {0, 0, 0, 0, 130, 0, 0, 0, 0});
-  EXPECT_EQ(values_of(functional::adjust_sharpness(img, 2.0)), (std::vector<double>{0, 0, 0, 0, 210, 0, 0, 0, 0}));
-  EXPECT_EQ(values_of(functional::adjust_sharpness(img, 0.0)), (std::vector<double>{0, 0, 0, 0, 50, 0, 0, 0, 0}));
-  // A constant image is unchanged; borders keep their values but are clamped (floats).
-  const Tensor flat = tensor_of({1, 4, 4}, DType::UInt8, std::vector<double>(16, 77));
-  EXPECT_EQ(values_of(functional::adjust_sharpness(flat, 3.0)), std::vector<double>(16, 77));
-  const Tensor f = tensor_of({1, 3, 3}, DType::Float32, {1.25, 0, 0, 0, 0.5, 0, 0, 0, -0.5});
-  const std::vector<double> fo = values_of(functional::adjust_sharpness(f, 1.0));
-  EXPECT_EQ(fo[0], 1.0);
-  EXPECT_EQ(fo[8], 0.0);
-  EXPECT_EQ(fo[4], 0.5);
-  // H or W <= 2: the input itself.
-  const Tensor thin = random_cpu({3, 2, 9}, DType::UInt8, 2);
-  EXPECT_EQ(functional::adjust_sharpness(thin, 2.0).data(), thin.data());
-}
-
-TEST(AdjustSharpness, MatchesReference) {
-  std::uint64_t seed = 1600;
-  for (double factor : {0.0, 0.5, 2.0}) {
-    for (const Dims& shape : color_shapes()) {
-      for (DType dtype : kColorDTypes) {
-        const Tensor src = random_cpu(shape, dtype, seed++);
-        if (src.numel() == 0 || shape[shape.size() - 1] <= 2 || shape[shape.size() - 2] <= 2) continue;
-        Tensor expected;
-        with_dtype(dtype, [&](auto tag) { expected = ref_sharpness<typename decltype(tag)::type>(src, factor); });
-        for (Layout layout : kAllLayouts) {
-          SCOPED_TRACE(describe(shape, dtype, layout));
-          const Tensor in = with_layout(src, layout, Device::cpu());
-          EXPECT_TRUE(bitwise_equal(expected, functional::adjust_sharpness(in, factor)));
-          EXPECT_TRUE(bitwise_equal(src, in));
-        }
-      }
-    }
-  }
+  // The benchmark's kernel (fused path) and a radius past the fused limit (fallback path).
+  const std::vector<Dims> big = {{2, 3, 70, 130}, {1, 1, 150, 200}};
+  expect_cuda_equals_cpu("blur 23",
+                         [](const Tensor& x) { return functional::gaussian_blur(x, {23, 23}, std::vector<double>{5.0}); },
+                         31, big, kImageDTypes, 0.0, 1.0);
+  expect_cuda_equals_cpu("blur 67x65",
+                         [](const Tensor& x) { return functional::gaussian_blur(x, {67, 65}, std::vector<double>{9.0}); },
+                         32, big, {DType::UInt8, DType::Float32}, 0.0, 1.0);
 }
 
 }  // namespace

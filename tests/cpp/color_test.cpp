@@ -1,6 +1,12 @@
-// The elementwise and per-pixel colour ops on the CPU: hand-computed values, and references that
-// transcribe torchvision's tensor code op by op, over dtypes, shapes (3-D to 5-D, odd sizes,
-// degenerate batches), and layouts (contiguous, channels_last, sliced, strided).
+// The elementwise and per-pixel colour ops and adjust_sharpness on the CPU: hand-computed values,
+// and references that transcribe torchvision's tensor code op by op, over dtypes, shapes (3-D to
+// 5-D, odd sizes, degenerate batches), and layouts (contiguous, channels_last, sliced, strided).
+// On CUDA: equal to the CPU bit for bit, and capturable into a CUDA graph (reductions, lookup
+// tables and scratch included). autocontrast / equalize: color_equalize_test.cpp.
+#if SV_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 #include <cmath>
 #include <random>
 
@@ -16,7 +22,7 @@ using Op = std::function<Tensor(const Tensor&)>;
 void check_against_reference(const std::function<Ref(DType)>& reference, const Op& op, std::uint64_t seed,
                              const std::vector<Dims>& shapes = color_shapes()) {
   for (const Dims& shape : shapes) {
-    for (DType dtype : kColorDTypes) {
+    for (DType dtype : kImageDTypes) {
       const Tensor src = random_cpu(shape, dtype, seed++);
       const Tensor expected = reference(dtype)(src);
       for (Layout layout : kAllLayouts) {
@@ -266,7 +272,7 @@ TEST(ColorContrast, MatchesReference) {
   std::uint64_t seed = 400;
   for (double factor : {0.0, 0.5, 1.0, 1.8}) {
     for (const Dims& shape : color_shapes()) {
-      for (DType dtype : kColorDTypes) {
+      for (DType dtype : kImageDTypes) {
         const Tensor src = random_cpu(shape, dtype, seed++);
         Tensor expected;
         with_dtype(dtype, [&](auto tag) { expected = ref_contrast<typename decltype(tag)::type>(src, factor); });
@@ -327,7 +333,7 @@ TEST(ColorGamma, KnownValuesAndReference) {
   for (double gamma : {0.3, 0.5, 1.7, 2.0, 2.45}) {
     for (double gain : {1.0, 0.8}) {
       for (const Dims& shape : color_shapes()) {
-        for (DType dtype : kColorDTypes) {
+        for (DType dtype : kImageDTypes) {
           const Tensor src = random_cpu(shape, dtype, seed++, 0.0, 1.0);
           Tensor expected;
           with_dtype(dtype, [&](auto tag) {
@@ -453,6 +459,77 @@ TEST(ColorPermuteChannels, ReordersChannels) {
   EXPECT_TRUE(bitwise_equal(many.select(0, 1), out.select(0, 3)));
 }
 
+// ---- adjust_sharpness ----------------------------------------------------------------------------
+
+template <class T>
+Tensor ref_sharpness(const Tensor& in, double factor) {
+  using F = Calc<T>;
+  using K = std::conditional_t<is_int<T>, float, T>;
+  const F a = to_calc(K(1.0 / 13.0));
+  const F b = to_calc(K(5.0 / 13.0));
+  const F alpha = static_cast<F>(1.0 - factor);
+  const ImageIndex ii(in);
+  Tensor out = empty(Dims(in.shape()), in.dtype(), Device::cpu());
+  for (std::int64_t n = 0; n < ii.images; ++n) {
+    for (std::int64_t c = 0; c < ii.c; ++c) {
+      for (std::int64_t y = 0; y < ii.h; ++y) {
+        for (std::int64_t x = 0; x < ii.w; ++x) {
+          F v = to_calc(at<T>(in, n, c, y, x));
+          if (y > 0 && x > 0 && y < ii.h - 1 && x < ii.w - 1) {
+            F acc = 0;  // conv2d, row-major taps
+            for (int dy = -1; dy <= 1; ++dy)
+              for (int dx = -1; dx <= 1; ++dx) acc = fmadd(dy == 0 && dx == 0 ? b : a, to_calc(at<T>(in, n, c, y + dy, x + dx)), acc);
+            const F blurred = is_int<T> ? std::nearbyint(acc) : keep<T>(acc);
+            v = keep<T>(fmadd(keep<T>(blurred - v), alpha, v));  // view.add_(blurred - view, alpha)
+          }
+          set<T>(out, n, c, y, x, to_t<T>(clampf(v, F(0), static_cast<F>(max_of<T>()))));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+TEST(ColorSharpness, KnownValues) {
+  // Centre 130 among zeros: blur = 130 * 5 / 13 = 50; factor 2: 130 - (50 - 130) = 210.
+  const Tensor img = tensor_of({1, 3, 3}, DType::UInt8, {0, 0, 0, 0, 130, 0, 0, 0, 0});
+  EXPECT_EQ(values_of(functional::adjust_sharpness(img, 2.0)), (std::vector<double>{0, 0, 0, 0, 210, 0, 0, 0, 0}));
+  EXPECT_EQ(values_of(functional::adjust_sharpness(img, 0.0)), (std::vector<double>{0, 0, 0, 0, 50, 0, 0, 0, 0}));
+  // A constant image is unchanged; borders keep their values but are clamped (floats).
+  const Tensor flat = tensor_of({1, 4, 4}, DType::UInt8, std::vector<double>(16, 77));
+  EXPECT_EQ(values_of(functional::adjust_sharpness(flat, 3.0)), std::vector<double>(16, 77));
+  const Tensor f = tensor_of({1, 3, 3}, DType::Float32, {1.25, 0, 0, 0, 0.5, 0, 0, 0, -0.5});
+  const std::vector<double> fo = values_of(functional::adjust_sharpness(f, 1.0));
+  EXPECT_EQ(fo[0], 1.0);
+  EXPECT_EQ(fo[8], 0.0);
+  EXPECT_EQ(fo[4], 0.5);
+  // H or W <= 2: the input itself.
+  const Tensor thin = random_cpu({3, 2, 9}, DType::UInt8, 2);
+  EXPECT_EQ(functional::adjust_sharpness(thin, 2.0).data(), thin.data());
+}
+
+TEST(ColorSharpness, MatchesReference) {
+  std::uint64_t seed = 1600;
+  for (double factor : {0.0, 0.5, 2.0}) {
+    for (const Dims& shape : color_shapes()) {
+      for (DType dtype : kImageDTypes) {
+        const Tensor src = random_cpu(shape, dtype, seed++);
+        if (src.numel() == 0 || shape[shape.size() - 1] <= 2 || shape[shape.size() - 2] <= 2) continue;
+        Tensor expected;
+        with_dtype(dtype, [&](auto tag) { expected = ref_sharpness<typename decltype(tag)::type>(src, factor); });
+        for (Layout layout : kAllLayouts) {
+          SCOPED_TRACE(describe(shape, dtype, layout));
+          const Tensor in = with_layout(src, layout, Device::cpu());
+          EXPECT_TRUE(bitwise_equal(expected, functional::adjust_sharpness(in, factor)));
+          EXPECT_TRUE(bitwise_equal(src, in));
+        }
+      }
+    }
+  }
+}
+
+// ---- any colour op ------------------------------------------------------------------------------
+
 TEST(ColorOps, EmptyBatchesAndInputIdentity) {
   const Tensor empty_batch = random_cpu({0, 3, 4, 5}, DType::UInt8, 1);
   EXPECT_EQ(Dims(functional::adjust_brightness(empty_batch, 1.2).shape()), Dims(empty_batch.shape()));
@@ -518,6 +595,107 @@ TEST(ColorOps, BadInputChangesNothing) {
   expect_error(ErrorKind::UnsupportedDType, "uint16", [&] { functional::adjust_brightness(random_cpu({3, 2, 2}, DType::Int32, 1), 1.0); });
   EXPECT_TRUE(bitwise_equal(keep, img));
 }
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Color, ElementwiseOpsCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  const auto shapes = cuda_shapes();
+  expect_cuda_equals_cpu("brightness", [](const Tensor& x) { return functional::adjust_brightness(x, 1.37); }, 1,
+                         shapes, kImageDTypes);
+  expect_cuda_equals_cpu("invert", [](const Tensor& x) { return functional::invert(x); }, 2, shapes, kImageDTypes);
+  expect_cuda_equals_cpu("posterize", [](const Tensor& x) { return functional::posterize(x, 3); }, 3, shapes,
+                         kImageDTypes);
+  expect_cuda_equals_cpu("solarize", [](const Tensor& x) { return functional::solarize(x, 0.4 * max_value(x.dtype())); },
+                         4, shapes, kImageDTypes);
+  for (double gamma : {0.0, 0.5, 0.77, 2.0, 3.0, 2.2}) {
+    for (double gain : {1.0, 1.3}) {
+      expect_cuda_equals_cpu("gamma " + std::to_string(gamma),
+                             [=](const Tensor& x) { return functional::adjust_gamma(x, gamma, gain); }, 5, shapes,
+                             kImageDTypes);
+    }
+  }
+}
+
+TEST(Color, PixelOpsCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  const auto shapes = cuda_shapes();
+  expect_cuda_equals_cpu("grayscale", [](const Tensor& x) { return functional::rgb_to_grayscale(x); }, 10, shapes,
+                         kImageDTypes);
+  expect_cuda_equals_cpu("grayscale 3", [](const Tensor& x) { return functional::rgb_to_grayscale(x, 3); }, 11, shapes,
+                         kImageDTypes);
+  expect_cuda_equals_cpu("grayscale_to_rgb", [](const Tensor& x) { return functional::grayscale_to_rgb(x); }, 12,
+                         shapes, kImageDTypes);
+  for (double f : {0.0, 0.4, 1.9}) {
+    expect_cuda_equals_cpu("saturation", [=](const Tensor& x) { return functional::adjust_saturation(x, f); }, 13,
+                           shapes, kImageDTypes);
+  }
+  for (double f : {-0.5, -0.13, 0.0, 0.31, 0.5}) {
+    expect_cuda_equals_cpu("hue", [=](const Tensor& x) { return functional::adjust_hue(x, f); }, 14, shapes,
+                           kImageDTypes);
+  }
+  expect_cuda_equals_cpu("permute", [](const Tensor& x) {
+    std::vector<std::int64_t> p;
+    for (std::int64_t c = x.size(-3) - 1; c >= 0; --c) p.push_back(c);
+    return functional::permute_channels(x, p);
+  }, 15, shapes, {DType::UInt8, DType::Float64, DType::Bool});
+}
+
+TEST(Color, SharpnessCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  for (double f : {0.0, 0.5, 2.0}) {
+    expect_cuda_equals_cpu("sharpness", [=](const Tensor& x) { return functional::adjust_sharpness(x, f); }, 33,
+                           cuda_shapes(), kImageDTypes);
+  }
+}
+
+#if SV_WITH_CUDA
+// Reductions, lookup tables, blur weights, noise: all captured into one graph, replayed with
+// new inputs, equal to the eager results.
+TEST(Color, CapturableInCudaGraphs) {
+  SV_REQUIRE_GPU();
+  const Stream s = Stream::create(0);
+  const Dims shape{2, 3, 90, 140};
+  Tensor x = empty(shape, DType::UInt8, kGpu, MemoryFormat::Contiguous, s);
+  Tensor result = empty(shape, DType::Float32, kGpu, MemoryFormat::Contiguous, s);
+  auto pipeline = [&](const Tensor& in) {
+    Tensor t = functional::adjust_contrast(in, 0.7);
+    t = functional::equalize(functional::autocontrast(t));
+    t = functional::adjust_hue(functional::adjust_saturation(t, 1.3), 0.1);
+    t = functional::gaussian_blur(functional::adjust_gamma(t, 0.8), {23, 23}, std::vector<double>{5.0});
+    t = functional::adjust_sharpness(functional::posterize(functional::solarize(t, 200), 6), 1.5);
+    t = functional::gaussian_noise(functional::invert(t), 0.0, 0.05, true, PhiloxState{3, 4});
+    t = functional::to_dtype(functional::grayscale_to_rgb(functional::rgb_to_grayscale(t)), DType::Float32, true);
+    return functional::erase(t, 10, 10, 20, 30, t.slice(-1, 0, 1).slice(-2, 0, 1));
+  };
+  {
+    StreamGuard g(s);
+    copy_(x, random_cpu(shape, DType::UInt8, 1));  // warm-up
+    copy_(result, pipeline(x));
+  }
+  s.synchronize();
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CUDA_OK(cudaStreamBeginCapture(s.handle(), cudaStreamCaptureModeThreadLocal));
+  {
+    StreamGuard g(s);
+    copy_(result, pipeline(x));
+  }
+  CUDA_OK(cudaStreamEndCapture(s.handle(), &graph));
+  CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  for (std::uint64_t round = 0; round < 3; ++round) {
+    const Tensor input = random_cpu(shape, DType::UInt8, 10 + round);
+    copy_(x, input, s);
+    CUDA_OK(cudaGraphLaunch(exec, s.handle()));
+    s.synchronize();
+    const Tensor eager = pipeline(with_layout(input, Layout::Contiguous, kGpu));
+    EXPECT_TRUE(bitwise_equal(eager, result)) << "round " << round;
+    EXPECT_TRUE(bitwise_equal(pipeline(input), result)) << "CPU, round " << round;
+  }
+  CUDA_OK(cudaGraphExecDestroy(exec));
+  CUDA_OK(cudaGraphDestroy(graph));
+}
+#endif
 
 }  // namespace
 }  // namespace svt

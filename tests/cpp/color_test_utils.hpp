@@ -1,6 +1,6 @@
 // Test helpers for the colour, filter and noise ops: torch-like scalar semantics written out
 // independently of the library's kernels (the references transcribe torchvision's Python op by
-// op), per-pixel iteration over [..., C, H, W] tensors, and error checks.
+// op), per-pixel iteration over [..., C, H, W] tensors, and their CUDA == CPU comparison.
 #pragma once
 
 #include <cmath>
@@ -13,9 +13,6 @@
 #include "test_utils.hpp"
 
 namespace svt {
-
-inline constexpr DType kColorDTypes[] = {DType::UInt8, DType::UInt16, DType::Float16,
-                                         DType::BFloat16, DType::Float32, DType::Float64};
 
 // Calls f(TypeTag) with the C++ type of one of the colour dtypes.
 template <class T> struct Tag { using type = T; };
@@ -183,18 +180,7 @@ inline std::vector<double> values_of(const Tensor& t_in) {
   const Tensor t = to_cpu(t_in);
   std::vector<double> v;
   v.reserve(static_cast<std::size_t>(t.numel()));
-  for_each_index(t.shape(), [&](const std::int64_t* idx) {
-    switch (t.dtype()) {
-      case DType::UInt8: v.push_back(load<std::uint8_t>(t, idx)); break;
-      case DType::UInt16: v.push_back(load<std::uint16_t>(t, idx)); break;
-      case DType::Int16: v.push_back(load<std::int16_t>(t, idx)); break;
-      case DType::Float16: v.push_back(static_cast<float>(load<Half>(t, idx))); break;
-      case DType::BFloat16: v.push_back(static_cast<float>(load<BFloat16>(t, idx))); break;
-      case DType::Float32: v.push_back(load<float>(t, idx)); break;
-      case DType::Float64: v.push_back(load<double>(t, idx)); break;
-      default: ADD_FAILURE() << "values_of: dtype"; break;
-    }
-  });
+  for_each_index(t.shape(), [&](const std::int64_t* idx) { v.push_back(value_at(t, idx)); });
   return v;
 }
 
@@ -236,21 +222,6 @@ inline Closeness closeness(const Tensor& expected, const Tensor& actual) {
   return c;
 }
 
-// Runs fn, expects an Error of `kind` whose message contains `needle`, and that `untouched`
-// still equals `keep` (nothing was written).
-template <class Fn>
-void expect_error(ErrorKind kind, const std::string& needle, Fn&& fn, const Tensor& untouched = Tensor(),
-                  const Tensor& keep = Tensor()) {
-  try {
-    fn();
-    ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
-  }
-  if (untouched.defined()) EXPECT_TRUE(bitwise_equal(keep, untouched)) << "the input changed";
-}
-
 // Shapes of colour tests: test_shapes() with 3 or 1 channels (the others are skipped), plus a
 // 1-channel and a 3-channel image whose rows are long enough for vector paths.
 inline std::vector<Dims> color_shapes() {
@@ -262,6 +233,38 @@ inline std::vector<Dims> color_shapes() {
   shapes.push_back({2, 1, 6, 40});
   shapes.push_back({1, 3, 3, 67});
   return shapes;
+}
+
+// ---- CUDA == CPU ------------------------------------------------------------------------------
+
+using UnaryOp = std::function<Tensor(const Tensor&)>;
+
+// color_shapes() plus sizes that take the CUDA engines' other paths.
+inline std::vector<Dims> cuda_shapes() {
+  std::vector<Dims> shapes = color_shapes();
+  shapes.push_back({2, 3, 67, 259});   // several blocks per image, unaligned rows
+  shapes.push_back({1, 3, 130, 256});  // aligned rows: vector paths
+  return shapes;
+}
+
+// op on the CPU and on the GPU, same input in every layout, equal bit for bit.
+inline void expect_cuda_equals_cpu(const std::string& what, const UnaryOp& op, std::uint64_t seed,
+                                   const std::vector<Dims>& shapes, const std::vector<DType>& dtypes,
+                                   double lo = -0.25, double hi = 1.25) {
+  for (const Dims& shape : shapes) {
+    for (DType dtype : dtypes) {
+      const Tensor src = random_cpu(shape, dtype, seed++, lo, hi);
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(what + " " + describe(shape, dtype, layout));
+        const Tensor expected = op(with_layout(src, layout, Device::cpu()));
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        const Tensor actual = op(gpu_in);
+        EXPECT_TRUE(actual.device() == kGpu);
+        EXPECT_TRUE(bitwise_equal(expected, actual));
+        EXPECT_TRUE(bitwise_equal(src, gpu_in)) << "the input must not change";
+      }
+    }
+  }
 }
 
 }  // namespace svt

@@ -1,5 +1,6 @@
 // crop / center_crop / five_crop / ten_crop on the CPU: hand-computed windows, a reference loop
-// over dtypes, shapes, layouts and windows (inside, overlapping, outside), and bad input.
+// over dtypes, shapes, layouts and windows (inside, overlapping, outside), and bad input. On CUDA:
+// equal to the CPU bit for bit (skipped without a GPU).
 #include "geometry_test_utils.hpp"
 
 namespace svt {
@@ -133,6 +134,38 @@ TEST(Crop, BadInput) {
   expect_error(ErrorKind::Value, "non-negative", [&] { functional::crop(img, 0, 0, -1, 2); });
   expect_error(ErrorKind::Value, "non-negative", [&] { functional::center_crop(img, {-2, 3}); });
   expect_error(ErrorKind::Value, "at least 2 dims", [&] { functional::crop(random_cpu({4}, DType::UInt8, 1), 0, 0, 1, 1); });
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Crop, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  std::uint64_t seed = 5000;
+  for (const Dims& shape : gpu_shapes()) {
+    const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
+    for (int dt = 0; dt < kNumDTypes; ++dt) {
+      const DType dtype = static_cast<DType>(dt);
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        // Crops at odd offsets (misaligned sources) and partly outside.
+        for (const auto& win : std::vector<std::array<std::int64_t, 4>>{{1, 3, h / 2 + 1, w / 2 + 5}, {-2, -7, h + 3, w + 9}, {0, 0, h, w}}) {
+          SCOPED_TRACE(describe(shape, dtype, layout) + " crop");
+          ASSERT_TRUE(bitwise_equal(functional::crop(cpu_in, win[0], win[1], win[2], win[3]),
+                                    functional::crop(gpu_in, win[0], win[1], win[2], win[3])));
+        }
+        EXPECT_TRUE(bitwise_equal(src, gpu_in)) << "the input must not change";
+      }
+    }
+  }
+  // center / five / ten crops.
+  const Tensor src = random_cpu({2, 3, 37, 53}, DType::UInt8, 77);
+  const Tensor gpu = with_layout(src, Layout::ChannelsLast, kGpu);
+  EXPECT_TRUE(bitwise_equal(functional::center_crop(src, {20, 31}), functional::center_crop(gpu, {20, 31})));
+  EXPECT_TRUE(bitwise_equal(functional::center_crop(src, {40, 61}), functional::center_crop(gpu, {40, 61})));
+  const auto cpu_ten = functional::ten_crop(src, {11, 17}), gpu_ten = functional::ten_crop(gpu, {11, 17});
+  for (int i = 0; i < 10; ++i) EXPECT_TRUE(bitwise_equal(cpu_ten[i], gpu_ten[i])) << i;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // erase on the CPU: Python slice rules for the window, broadcasting and casting of v, in place or
-// not, every layout; bad input writes nothing.
+// not, every layout; bad input writes nothing. On CUDA: equal to the CPU bit for bit, v on either
+// device (skipped without a GPU).
 #include "color_test_utils.hpp"
 
 namespace svt {
@@ -91,26 +92,6 @@ TEST(Erase, BadInputWritesNothing) {
   });
 }
 
-TEST(Meta, DimensionsChannelsSize) {
-  const Tensor img = random_cpu({2, 4, 3, 5, 7}, DType::UInt8, 1);
-  EXPECT_EQ(functional::get_dimensions(img), (std::vector<std::int64_t>{3, 5, 7}));
-  EXPECT_EQ(functional::get_num_channels(img), 3);
-  EXPECT_EQ(functional::get_size(img), (std::vector<std::int64_t>{5, 7}));
-  const Tensor plane = random_cpu({5, 7}, DType::Float32, 1);
-  EXPECT_EQ(functional::get_dimensions(plane), (std::vector<std::int64_t>{1, 5, 7}));
-  EXPECT_EQ(functional::get_num_channels(plane), 1);
-  EXPECT_EQ(functional::get_size(plane), (std::vector<std::int64_t>{5, 7}));
-  expect_error(ErrorKind::Type, "two dimensions", [] { functional::get_dimensions(random_cpu({5}, DType::UInt8, 1)); });
-  expect_error(ErrorKind::Type, "two dimensions", [] { functional::get_num_channels(random_cpu({5}, DType::UInt8, 1)); });
-  expect_error(ErrorKind::Type, "two dimensions", [] { functional::get_size(random_cpu({5}, DType::UInt8, 1)); });
-}
-
-}  // namespace
-}  // namespace svt
-
-namespace svt {
-namespace {
-
 // A strided `v` of another dtype is converted first; the window must read the converted copy
 // with its own strides (found on the GPU, where v's layout differed from the converted one).
 TEST(Erase, StridedValueOfAnotherDtype) {
@@ -120,6 +101,26 @@ TEST(Erase, StridedValueOfAnotherDtype) {
   for (Layout layout : kAllLayouts) {
     SCOPED_TRACE(layout_name(layout));
     EXPECT_TRUE(bitwise_equal(expected, functional::erase(src, 3, -9, 5, 7, with_layout(v, layout, Device::cpu()))));
+  }
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Erase, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  for (DType dtype : {DType::UInt8, DType::Float32, DType::Int64}) {
+    const Tensor src = random_cpu({2, 3, 17, 40}, dtype, 50);
+    const Tensor v = random_cpu({3, 5, 7}, DType::Float32, 51, 0.0, 100.0);  // cast to the image dtype
+    for (Layout layout : kAllLayouts) {
+      SCOPED_TRACE(describe(Dims(src.shape()), dtype, layout));
+      const Tensor expected = functional::erase(with_layout(src, layout, Device::cpu()), 3, -9, 5, 7, v);
+      const Tensor gpu_in = with_layout(src, layout, kGpu);
+      EXPECT_TRUE(bitwise_equal(expected, functional::erase(gpu_in, 3, -9, 5, 7, with_layout(v, layout, kGpu))));
+      EXPECT_TRUE(bitwise_equal(expected, functional::erase(gpu_in, 3, -9, 5, 7, v))) << "v on the CPU";
+      EXPECT_TRUE(bitwise_equal(src, gpu_in));
+      functional::erase(gpu_in, 3, -9, 5, 7, v, /*inplace=*/true);
+      EXPECT_TRUE(bitwise_equal(expected, gpu_in));
+    }
   }
 }
 

@@ -1,4 +1,5 @@
-// horizontal_flip / vertical_flip on the CPU against a reference loop.
+// horizontal_flip / vertical_flip on the CPU against a reference loop; on CUDA, equal to the CPU
+// bit for bit for every dtype, shape and layout (skipped without a GPU).
 #include "test_utils.hpp"
 
 namespace svt {
@@ -63,6 +64,27 @@ TEST(Flip, BadInput) {
     EXPECT_EQ(e.kind(), ErrorKind::Value);
     EXPECT_NE(std::string(e.what()).find("at least 2 dims"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("[9]"), std::string::npos) << e.what();
+  }
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Flip, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  std::uint64_t seed = 1000;
+  for (const Dims& shape : test_shapes()) {
+    for (int dt = 0; dt < kNumDTypes; ++dt) {
+      const DType dtype = static_cast<DType>(dt);
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        EXPECT_TRUE(bitwise_equal(functional::horizontal_flip(cpu_in), functional::horizontal_flip(gpu_in)));
+        EXPECT_TRUE(bitwise_equal(functional::vertical_flip(cpu_in), functional::vertical_flip(gpu_in)));
+        EXPECT_TRUE(bitwise_equal(src, gpu_in)) << "the input must not change";
+      }
+    }
   }
 }
 

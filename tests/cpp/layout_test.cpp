@@ -1,4 +1,5 @@
-// Layout conversion and copies: contents preserved bit for bit, layouts as asked.
+// Layout conversion and copies: contents preserved bit for bit, layouts as asked, on the CPU and
+// between the CPU and CUDA (skipped without a GPU).
 #include "test_utils.hpp"
 
 namespace svt {
@@ -39,6 +40,33 @@ TEST(Layout, CopyIntoAStridedDestination) {
   EXPECT_THROW(copy_(dst, random_cpu({3, 6, 8}, DType::Int32, 3)), Error);
   EXPECT_THROW(copy_(dst, random_cpu({3, 6, 7}, DType::Int16, 3)), Error);
   EXPECT_THROW(functional::convert_layout(random_cpu({6, 7}, DType::Int32, 3), MemoryFormat::ChannelsLast), Error);
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Layout, CudaConversionAndCopiesEqualCpu) {
+  SV_REQUIRE_GPU();
+  std::uint64_t seed = 4000;
+  for (const Dims& shape : test_shapes()) {
+    for (DType dtype : {DType::UInt8, DType::Float16, DType::Float32, DType::Int64}) {
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        const Tensor cl = to_channels_last(gpu_in);
+        EXPECT_TRUE(cl.is_channels_last() || cl.numel() == 0 || shape.size() < 3);
+        EXPECT_TRUE(bitwise_equal(src, cl));
+        EXPECT_TRUE(bitwise_equal(src, contiguous(cl)));
+        // Host -> strided device destination, device -> strided host destination.
+        const Tensor dst = with_layout(random_cpu(shape, dtype, seed++), Layout::Sliced, kGpu);
+        copy_(dst, with_layout(src, layout, Device::cpu()));
+        EXPECT_TRUE(bitwise_equal(src, dst));
+        const Tensor host_dst = with_layout(random_cpu(shape, dtype, seed++), Layout::Strided, Device::cpu());
+        copy_(host_dst, gpu_in);
+        EXPECT_TRUE(bitwise_equal(src, host_dst));
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // gaussian_noise and Generator on the CPU: the noise has the requested mean and standard
 // deviation, follows torchvision's per-dtype formula given the normals, is reproducible from a
-// seed and offset, does not depend on the layout, and bad input consumes no randomness.
+// seed and offset, does not depend on the layout, and bad input consumes no randomness. On CUDA:
+// equal to the CPU bit for bit, with the same statistics (skipped without a GPU).
 #include <algorithm>
 #include <cmath>
 #include <thread>
@@ -167,6 +168,32 @@ TEST(GaussianNoise, BadInputConsumesNothing) {
     functional::gaussian_noise(random_cpu({3, 4, 4}, DType::Int16, 1), 0.0, 0.1, true, &gen);
   });
   EXPECT_EQ(gen.offset(), 0u);
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(GaussianNoise, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  std::vector<Dims> shapes = cuda_shapes();
+  shapes.push_back({5});
+  shapes.push_back({3, 1, 1, 1, 7});
+  // A mean that 16-bit floats hold exactly: torch's CPU add rounds the mean to the image dtype,
+  // its CUDA add does not, and each engine follows its device (kernels/noise.hpp).
+  for (bool clip : {true, false}) {
+    expect_cuda_equals_cpu("noise", [=](const Tensor& x) {
+      return functional::gaussian_noise(x, 0.125, 0.3, clip, PhiloxState{1234, 99});
+    }, 40, shapes, {DType::UInt8, DType::Float16, DType::BFloat16, DType::Float32, DType::Float64});
+  }
+  // Statistics on the device too.
+  const Tensor img = with_layout(tensor_of({4, 256, 256}, DType::Float32, std::vector<double>(4 * 256 * 256, 0.5)),
+                                 Layout::Contiguous, kGpu);
+  const std::vector<double> out = values_of(functional::gaussian_noise(img, 0.0, 0.1, false, PhiloxState{5, 0}));
+  double mean = 0, var = 0;
+  for (double v : out) mean += v - 0.5;
+  mean /= static_cast<double>(out.size());
+  for (double v : out) var += (v - 0.5 - mean) * (v - 0.5 - mean);
+  EXPECT_NEAR(mean, 0.0, 2e-3);
+  EXPECT_NEAR(std::sqrt(var / static_cast<double>(out.size() - 1)), 0.1, 1.5e-3);
 }
 
 }  // namespace

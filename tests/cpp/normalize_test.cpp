@@ -1,4 +1,6 @@
-// normalize on the CPU against PyTorch's image.sub(mean).div_(std), written out per dtype.
+// normalize on the CPU against PyTorch's image.sub(mean).div_(std), written out per dtype; on
+// CUDA, equal to the CPU bit for bit, also when a large tensor launches in pieces (skipped without
+// a GPU).
 #include <random>
 #include <type_traits>
 
@@ -109,6 +111,54 @@ TEST(Normalize, BadInputChangesNothing) {
   expect(ErrorKind::Value, "at least 3 dims", [&] { functional::normalize(random_cpu({4, 5}, DType::Float32, 1), {0.5}, {0.5}); });
   expect(ErrorKind::Value, "at most 1024 channels",
          [&] { functional::normalize(random_cpu({1025, 1, 1}, DType::Float32, 1), {0.5}, {0.5}); });
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Normalize, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> mean_d(-0.5, 0.9), std_d(0.05, 1.5);
+  std::uint64_t seed = 3000;
+  std::vector<Dims> shapes = test_shapes();
+  shapes.push_back({2, 40, 9, 11});  // more channels than the small parameter block
+  for (const Dims& shape : shapes) {
+    const std::size_t channels = static_cast<std::size_t>(shape[shape.size() - 3]);
+    std::vector<double> mean(channels), std(channels);
+    for (auto& m : mean) m = mean_d(rng);
+    for (auto& s : std) s = std_d(rng);
+    for (DType dtype : {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}) {
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor expected = functional::normalize(with_layout(src, layout, Device::cpu()), mean, std);
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        EXPECT_TRUE(bitwise_equal(expected, functional::normalize(gpu_in, mean, std)));
+        functional::normalize(gpu_in, mean, std, /*inplace=*/true);
+        EXPECT_TRUE(bitwise_equal(expected, gpu_in));
+      }
+    }
+  }
+}
+
+// Above 2^30 elements the CUDA engine launches in pieces; the channel bookkeeping of
+// normalize must continue across them.
+TEST(Normalize, LargeTensorsSplitIntoPiecesCuda) {
+  SV_REQUIRE_GPU();
+  const Dims shape{5, 3, 8192, 9000};  // 1.1e9 elements
+  Tensor x = empty(shape, DType::UInt8, kGpu);
+  // Content: a ramp per row, written by a cheap CPU->GPU copy of one channel plane pattern.
+  const Tensor plane = random_cpu({1, 1, 8192, 9000}, DType::UInt8, 1);
+  for (int n = 0; n < 5; ++n)
+    for (int c = 0; c < 3; ++c) copy_(x.slice(0, n, n + 1).slice(1, c, c + 1), plane);
+  const Tensor flipped = functional::horizontal_flip(x);
+  const Tensor normalized = functional::normalize(functional::to_dtype(x, DType::Float16, true), {0.1, 0.2, 0.3}, {1.0, 2.0, 4.0});
+  // Spot checks against the CPU on the last image, where the pieces end.
+  const Tensor last_cpu = to_cpu(flipped.slice(0, 4, 5));
+  EXPECT_TRUE(bitwise_equal(functional::horizontal_flip(plane), last_cpu.slice(1, 2, 3)));
+  const Tensor expected_norm = functional::normalize(functional::to_dtype(to_cpu(x.slice(0, 4, 5)), DType::Float16, true),
+                                                     {0.1, 0.2, 0.3}, {1.0, 2.0, 4.0});
+  EXPECT_TRUE(bitwise_equal(expected_norm, normalized.slice(0, 4, 5)));
 }
 
 }  // namespace

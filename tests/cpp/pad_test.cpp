@@ -1,6 +1,7 @@
 // pad on the CPU: hand-computed small cases for every mode, a reference loop written from
 // torchvision's definitions over dtypes, shapes, layouts and paddings, fill conversions, and bad
-// input.
+// input. On CUDA: equal to the CPU bit for bit, also for outputs launched in pieces (skipped
+// without a GPU).
 #include <cmath>
 #include <limits>
 
@@ -203,6 +204,58 @@ TEST(Pad, BadInput) {
   expect_error(ErrorKind::Value, "at least 2 dims", [&] { functional::pad(random_cpu({5}, DType::UInt8, 1), {1}); });
   EXPECT_TRUE(bitwise_equal(before, img));
   EXPECT_EQ(padding_mode_from_string("symmetric"), PaddingMode::Symmetric);
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Pad, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  std::uint64_t seed = 5000;
+  for (const Dims& shape : gpu_shapes()) {
+    const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
+    for (int dt = 0; dt < kNumDTypes; ++dt) {
+      const DType dtype = static_cast<DType>(dt);
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        for (PaddingMode mode : {PaddingMode::Constant, PaddingMode::Edge, PaddingMode::Reflect, PaddingMode::Symmetric}) {
+          if (mode != PaddingMode::Constant && src.numel() == 0) continue;
+          const std::int64_t px = std::min<std::int64_t>(5, w - 1), py = std::min<std::int64_t>(3, h - 1);
+          for (const std::vector<std::int64_t>& padding :
+               {std::vector<std::int64_t>{px, py, std::max<std::int64_t>(px - 1, 0), py}, std::vector<std::int64_t>{0, 0, px, 0},
+                std::vector<std::int64_t>{w > 3 ? -2 : 0, 0, 0, h > 2 ? -1 : 0}}) {
+            SCOPED_TRACE(describe(shape, dtype, layout) + " " + padding_mode_name(mode));
+            const Fill fill = std::vector<double>{1.0};
+            ASSERT_TRUE(bitwise_equal(functional::pad(cpu_in, padding, fill, mode), functional::pad(gpu_in, padding, fill, mode)));
+          }
+        }
+        // A per-channel fill.
+        if (shape.size() >= 3 && shape[shape.size() - 3] > 1 && src.numel() > 0) {
+          std::vector<double> fill;
+          for (std::int64_t c = 0; c < shape[shape.size() - 3]; ++c) fill.push_back(static_cast<double>(c) + 0.5);
+          ASSERT_TRUE(bitwise_equal(functional::pad(cpu_in, {3, 1}, fill), functional::pad(gpu_in, {3, 1}, fill)));
+        }
+        EXPECT_TRUE(bitwise_equal(src, gpu_in)) << "the input must not change";
+      }
+    }
+  }
+}
+
+// Outputs above 2^30 elements are launched in pieces; the bookkeeping across pieces stays exact
+// (crop runs pad's kernel).
+TEST(Pad, LargeOutputsSplitIntoPiecesCuda) {
+  SV_REQUIRE_GPU();
+  const Dims shape{3, 19000, 19000};  // 1.08e9 elements
+  const Tensor plane = random_cpu({1, 19000, 19000}, DType::UInt8, 12);
+  Tensor gpu = empty(shape, DType::UInt8, kGpu);
+  Tensor cpu = empty(shape, DType::UInt8, Device::cpu());
+  for (int c = 0; c < 3; ++c) {
+    copy_(gpu.slice(0, c, c + 1), plane);
+    copy_(cpu.slice(0, c, c + 1), plane);
+  }
+  EXPECT_TRUE(bitwise_equal(functional::pad(cpu, {3, 1}, std::vector<double>{7}), functional::pad(gpu, {3, 1}, std::vector<double>{7})));
+  EXPECT_TRUE(bitwise_equal(functional::crop(cpu, -2, 5, 18999, 19001), functional::crop(gpu, -2, 5, 18999, 19001)));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // resize / resized_crop on the CPU: hand-computed cases (nearest indices, bilinear lambdas, the
 // antialias weights of a 2x downscale), an independent double-precision reference over dtypes,
-// shapes, layouts and modes, the output-size rules, and bad input.
+// shapes, layouts and modes, the output-size rules, and bad input. On CUDA: equal to the CPU bit
+// for bit in every mode, at extreme antialias ratios and for the fused uint8 bicubic kernel
+// (skipped without a GPU).
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -273,7 +275,7 @@ TEST(Resize, MatchesReferenceForEveryDtypeShapeLayoutAndMode) {
     const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
     const std::vector<ResizeCase> cases{{h * 2 + 1, w + 3}, {std::max<std::int64_t>(h / 2, 1), std::max<std::int64_t>(w / 3, 1)},
                                         {std::max<std::int64_t>(h - 1, 1), w * 2}, {1, 1}, {h + 7, std::max<std::int64_t>(w / 4, 1)}};
-    for (DType dtype : kGeometryDTypes) {
+    for (DType dtype : kImageDTypes) {
       const Tensor src = dtype == DType::UInt16 ? random_cpu(shape, DType::UInt16, seed++) : random_cpu(shape, dtype, seed++);
       for (Layout layout : kAllLayouts) {
         const Tensor in = with_layout(src, layout, Device::cpu());
@@ -338,6 +340,101 @@ TEST(Resize, BadInput) {
   expect_error(ErrorKind::NotImplemented, "box", [&] { functional::resized_crop(img, 0, 0, 4, 4, {2}, InterpolationMode::Box); });
   EXPECT_EQ(interpolation_mode_from_int(4), InterpolationMode::Box);
   EXPECT_EQ(interpolation_mode_from_string("nearest-exact"), InterpolationMode::NearestExact);
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Resize, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  std::vector<Dims> shapes{{3, 5, 7}, {2, 3, 9, 13}, {2, 1, 2, 6, 11}, {1, 1, 37}, {3, 17, 1}, {2, 4, 67, 301}, {1, 3, 270, 480}, {0, 3, 4, 5}};
+  std::uint64_t seed = 6000;
+  for (const Dims& shape : shapes) {
+    const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
+    const std::vector<std::vector<std::int64_t>> sizes{{h * 2 + 1, w + 3}, {std::max<std::int64_t>(h / 3, 1), std::max<std::int64_t>(w / 5, 1)},
+                                                       {h, w * 2}, {std::max<std::int64_t>(h - 1, 1), w}, {1, 1}, {224, 224}};
+    for (DType dtype : kImageDTypes) {
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        for (InterpolationMode mode : {InterpolationMode::Nearest, InterpolationMode::NearestExact, InterpolationMode::Bilinear,
+                                       InterpolationMode::Bicubic}) {
+          // uint8 bilinear: the CPU engine follows torchvision's CPU result (torch's integer
+          // path), the CUDA engine torchvision's CUDA result; they differ by design.
+          if (dtype == DType::UInt8 && mode == InterpolationMode::Bilinear) continue;
+          for (bool aa : {true, false}) {
+            if (aa && (mode == InterpolationMode::Nearest || mode == InterpolationMode::NearestExact)) continue;
+            for (const auto& size : sizes) {
+              if (size[0] == h && size[1] == w) continue;
+              SCOPED_TRACE(describe(shape, dtype, layout) + " " + interpolation_mode_name(mode) + (aa ? " aa -> " : " -> ") +
+                           std::to_string(size[0]) + "x" + std::to_string(size[1]));
+              const Tensor expected = functional::resize(cpu_in, size, mode, std::nullopt, aa);
+              const Tensor actual = functional::resize(gpu_in, size, mode, std::nullopt, aa);
+              ASSERT_TRUE(bitwise_equal(expected, actual));
+              expect_layout_kept(actual, shape, layout);
+            }
+          }
+        }
+        EXPECT_TRUE(bitwise_equal(src, gpu_in)) << "the input must not change";
+      }
+    }
+  }
+  // A crop of a larger image resized from a view.
+  const Tensor big = random_cpu({2, 3, 100, 90}, DType::Float32, 61);
+  const Tensor gbig = with_layout(big, Layout::ChannelsLast, kGpu);
+  EXPECT_TRUE(bitwise_equal(functional::resized_crop(big, 7, 9, 50, 61, {32, 32}), functional::resized_crop(gbig, 7, 9, 50, 61, {32, 32})));
+}
+
+// Antialiased resize at the benchmark's size and at extreme ratios: tall row bands, wide filter
+// spans (a whole 3000-row column or 5000-element row per output), and more planes than one grid
+// dimension holds.
+TEST(Resize, AntialiasLargeRatiosCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  struct Case {
+    Dims shape;
+    std::vector<std::int64_t> size;
+    std::vector<DType> dtypes;
+  };
+  const std::vector<Case> cases{{{2, 3, 1080, 1920}, {224, 224}, {DType::UInt8, DType::Float32}},
+                                {{1, 1, 3000, 2}, {1, 1}, {DType::UInt8, DType::Float64}},
+                                {{1, 1, 2, 5000}, {2, 3}, {DType::Float32, DType::Float64}},
+                                {{70000, 1, 3, 3}, {2, 2}, {DType::UInt8}}};
+  std::uint64_t seed = 6500;
+  for (const Case& c : cases) {
+    for (DType dtype : c.dtypes) {
+      const Tensor src = random_cpu(c.shape, dtype, seed++);
+      for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast}) {
+        const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        for (InterpolationMode mode : {InterpolationMode::Bilinear, InterpolationMode::Bicubic}) {
+          if (dtype == DType::UInt8 && mode == InterpolationMode::Bilinear) continue;  // CPU: torch's CPU integer path
+          SCOPED_TRACE(describe(c.shape, dtype, layout) + " " + interpolation_mode_name(mode));
+          ASSERT_TRUE(bitwise_equal(functional::resize(cpu_in, c.size, mode, std::nullopt, true),
+                                    functional::resize(gpu_in, c.size, mode, std::nullopt, true)));
+        }
+      }
+    }
+  }
+}
+
+// uint8 bicubic (torch's CPU integer path) at the benchmark's size with and without antialias,
+// and upscaled: the fused kernel's bands, ring slots and staged rows against the CPU engine.
+TEST(Resize, Uint8BicubicCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  const std::vector<std::pair<Dims, std::vector<std::int64_t>>> cases{{{2, 3, 1080, 1920}, {224, 224}}, {{2, 3, 45, 70}, {301, 97}}};
+  std::uint64_t seed = 6600;
+  for (const auto& [shape, size] : cases) {
+    const Tensor src = random_cpu(shape, DType::UInt8, seed++);
+    for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast}) {
+      const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+      const Tensor gpu_in = with_layout(src, layout, kGpu);
+      for (bool aa : {true, false}) {
+        SCOPED_TRACE(describe(shape, DType::UInt8, layout) + (aa ? " aa" : ""));
+        ASSERT_TRUE(bitwise_equal(functional::resize(cpu_in, size, InterpolationMode::Bicubic, std::nullopt, aa),
+                                  functional::resize(gpu_in, size, InterpolationMode::Bicubic, std::nullopt, aa)));
+      }
+    }
+  }
 }
 
 }  // namespace

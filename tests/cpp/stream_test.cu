@@ -10,8 +10,6 @@
 namespace svt {
 namespace {
 
-#define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
-
 // Spins for `ns` nanoseconds of GPU time, then writes `value` into every element of `x`.
 __global__ void spin_then_fill(std::uint8_t* x, std::int64_t n, std::uint64_t ns, std::uint8_t value) {
   if (threadIdx.x == 0 && blockIdx.x == 0) {

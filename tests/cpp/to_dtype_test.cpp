@@ -1,5 +1,6 @@
 // to_dtype on the CPU against a reference written from torchvision's source, for every dtype
-// pair, with and without scaling, plus hand-computed values and the errors torchvision raises.
+// pair, with and without scaling, plus hand-computed values and the errors torchvision raises;
+// on CUDA, equal to the CPU bit for bit for every pair (skipped without a GPU).
 #include <cmath>
 #include <type_traits>
 
@@ -193,6 +194,37 @@ TEST(ToDtype, RejectsWhatTorchvisionRejects) {
   // Allowed: float64 -> int32, float16 -> int64, and every cast without scaling.
   EXPECT_EQ(kind_of([&] { functional::to_dtype(f64, DType::Int32, true); }), -1);
   EXPECT_EQ(kind_of([&] { functional::to_dtype(f32, DType::Int64, false); }), -1);
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(ToDtype, CudaEqualsCpuForEveryPair) {
+  SV_REQUIRE_GPU();
+  std::uint64_t seed = 2000;
+  for (const Dims& shape : {Dims{2, 3, 17, 35}, Dims{3, 64, 128}}) {
+    for (int a = 0; a < kNumDTypes; ++a) {
+      const DType from = static_cast<DType>(a);
+      const Tensor src = random_cpu(shape, from, seed++);
+      for (Layout layout : kAllLayouts) {
+        const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        for (int b = 0; b < kNumDTypes; ++b) {
+          const DType to = static_cast<DType>(b);
+          for (bool scale : {false, true}) {
+            SCOPED_TRACE(describe(shape, from, layout) + " -> " + dtype_name(to) + (scale ? " scale" : ""));
+            Tensor expected;
+            try {
+              expected = functional::to_dtype(cpu_in, to, scale);
+            } catch (const Error&) {
+              EXPECT_THROW(functional::to_dtype(gpu_in, to, scale), Error);
+              continue;
+            }
+            ASSERT_TRUE(bitwise_equal(expected, functional::to_dtype(gpu_in, to, scale)));
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

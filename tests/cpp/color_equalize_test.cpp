@@ -1,5 +1,6 @@
 // autocontrast and equalize on the CPU: hand-computed images and references transcribing
-// torchvision (equalize's reference follows its cumsum / argmax formulation).
+// torchvision (equalize's reference follows its cumsum / argmax formulation). On CUDA, the colour
+// reductions (contrast, autocontrast, equalize) equal the CPU bit for bit (skipped without a GPU).
 #include <algorithm>
 #include <random>
 
@@ -109,7 +110,7 @@ TEST(ColorAutocontrast, KnownValues) {
 TEST(ColorAutocontrast, MatchesReference) {
   std::uint64_t seed = 1100;
   for (const Dims& shape : color_shapes()) {
-    for (DType dtype : kColorDTypes) {
+    for (DType dtype : kImageDTypes) {
       const Tensor src = random_cpu(shape, dtype, seed++);
       Tensor expected;
       with_dtype(dtype, [&](auto tag) { expected = ref_autocontrast<typename decltype(tag)::type>(src); });
@@ -170,7 +171,7 @@ TEST(ColorEqualize, MatchesReference) {
   shapes.push_back({2, 4, 20, 33});
   shapes.push_back({1, 3, 30, 31});
   for (const Dims& shape : shapes) {
-    for (DType dtype : kColorDTypes) {
+    for (DType dtype : kImageDTypes) {
       // Skewed content so that equalization does something: low values are frequent.
       Tensor src = random_cpu(shape, dtype, seed++, 0.0, 1.0);
       for_each_index(src.shape(), [&](const std::int64_t* idx) {
@@ -190,6 +191,28 @@ TEST(ColorEqualize, MatchesReference) {
   // Values outside [0, 1] follow to_dtype's wrap (e.g. negative floats), as torchvision's.
   const Tensor wild = random_cpu({2, 3, 17, 19}, DType::Float32, 77);
   EXPECT_TRUE(bitwise_equal(ref_equalize<float>(wild), functional::equalize(wild)));
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Color, ReductionsCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  std::vector<Dims> shapes = cuda_shapes();
+  shapes.push_back({1, 3, 517, 1031});  // many chunks per image
+  for (double f : {0.0, 0.6, 1.7}) {
+    expect_cuda_equals_cpu("contrast", [=](const Tensor& x) { return functional::adjust_contrast(x, f); }, 20, shapes,
+                           kImageDTypes);
+  }
+  expect_cuda_equals_cpu("autocontrast", [](const Tensor& x) { return functional::autocontrast(x); }, 21, shapes,
+                         kImageDTypes);
+  std::vector<Dims> eq_shapes = shapes;
+  eq_shapes.push_back({2, 4, 33, 70});  // other channel counts run channel by channel
+  eq_shapes.push_back({2, 2, 5, 9});
+  eq_shapes.push_back({40, 61});        // 2-D: one channel
+  expect_cuda_equals_cpu("equalize", [](const Tensor& x) { return functional::equalize(x); }, 22, eq_shapes,
+                         kImageDTypes, 0.0, 1.0);
+  expect_cuda_equals_cpu("equalize wild", [](const Tensor& x) { return functional::equalize(x); }, 23, shapes,
+                         {DType::Float16, DType::Float32});
 }
 
 }  // namespace

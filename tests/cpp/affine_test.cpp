@@ -1,0 +1,136 @@
+// affine and rotate on the CPU: hand-computed cases (right-angle rotations, integer shifts, the
+// identity, the fill blend, rotate's expand size), a double-precision reference of torchvision's
+// grid_sample pipeline over dtypes, shapes, layouts, modes and fills, and bad input; on CUDA,
+// equal to the CPU bit for bit.
+#include <cmath>
+#include <limits>
+
+#include "geometry_test_utils.hpp"
+
+namespace svt {
+namespace {
+
+// ---- hand-computed ------------------------------------------------------------------------
+
+TEST(Affine, RightAngleRotations) {
+  const Tensor img = u8_image(2, 3);  // [[1,2,3],[4,5,6]]
+  EXPECT_EQ(u8_values(functional::rotate(img, 90, InterpolationMode::Nearest, true)), (std::vector<int>{3, 6, 2, 5, 1, 4}));
+  EXPECT_EQ(u8_values(functional::rotate(img, 180)), (std::vector<int>{6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(u8_values(functional::rotate(img, -90, InterpolationMode::Nearest, true)), (std::vector<int>{4, 1, 5, 2, 6, 3}));
+  EXPECT_EQ(u8_values(functional::rotate(img, 720)), (std::vector<int>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(functional::rotate(img, 90, InterpolationMode::Nearest, true).size(-1), 2);
+  // The general warp gives the same right-angle rotation (nearest and bilinear) on a square image.
+  const Tensor sq = random_cpu({2, 3, 5, 5}, DType::UInt8, 3);
+  for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast}) {
+    const Tensor in = with_layout(sq, layout, Device::cpu());
+    const Tensor fast = functional::rotate(in, 90);
+    EXPECT_TRUE(bitwise_equal(fast, functional::rotate(in, 90, InterpolationMode::Nearest, false, std::vector<double>{2.5, 2.5})));
+    EXPECT_TRUE(bitwise_equal(fast, functional::rotate(in, 90, InterpolationMode::Bilinear, false, std::vector<double>{2.5, 2.5})));
+    // Fast paths work for any dtype.
+    const Tensor i64 = random_cpu({3, 4, 4}, DType::Int64, 4);
+    EXPECT_TRUE(bitwise_equal(functional::rotate(functional::rotate(i64, 90), 270), i64));
+  }
+}
+
+TEST(Affine, IntegerShiftsAndIdentity) {
+  const Tensor img = u8_image(3, 4);  // 1..12
+  // translate (2, 1): out[y][x] = in[y - 1][x - 2].
+  EXPECT_EQ(u8_values(functional::affine(img, 0, {2, 1}, 1, {0})), (std::vector<int>{0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 5, 6}));
+  EXPECT_EQ(u8_values(functional::affine(img, 0, {2, 1}, 1, {0}, InterpolationMode::Nearest, std::vector<double>{7})),
+            (std::vector<int>{7, 7, 7, 7, 7, 7, 1, 2, 7, 7, 5, 6}));
+  EXPECT_EQ(u8_values(functional::affine(img, 0, {2, 1}, 1, {0}, InterpolationMode::Bilinear)),
+            (std::vector<int>{0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 5, 6}));
+  // The identity.
+  const Tensor f = random_cpu({2, 3, 7, 9}, DType::Float32, 8);
+  const Tensor same = functional::affine(f, 0, {0, 0}, 1, {0, 0}, InterpolationMode::Bilinear);
+  const Tensor fc = contiguous_copy(f), sc = contiguous_copy(same);
+  for (std::int64_t i = 0; i < f.numel(); ++i) EXPECT_NEAR(sc.data_as<float>()[i], fc.data_as<float>()[i], 1e-6);
+  EXPECT_TRUE(bitwise_equal(img, functional::affine(img, 0, {0, 0}, 1, {0}, InterpolationMode::Bilinear)));
+}
+
+TEST(Affine, FillBlendsByTheCoverageMask) {
+  Tensor ones = empty({1, 9, 12}, DType::Float32, Device::cpu());
+  std::fill(ones.data_as<float>(), ones.data_as<float>() + ones.numel(), 1.0f);
+  const Tensor plain = contiguous_copy(functional::rotate(ones, 30, InterpolationMode::Bilinear));
+  const Tensor filled = contiguous_copy(functional::rotate(ones, 30, InterpolationMode::Bilinear, false, std::nullopt, std::vector<double>{0.25}));
+  int partial = 0;
+  for (std::int64_t i = 0; i < plain.numel(); ++i) {
+    // grid_sample of ones with zero padding is the mask itself; torchvision then blends that
+    // (already zero-padded) sample: (sampled - fill) * mask + fill.
+    const float mask = plain.data_as<float>()[i];
+    EXPECT_NEAR(filled.data_as<float>()[i], (mask - 0.25f) * mask + 0.25f, 1e-6);
+    partial += mask > 0.01f && mask < 0.99f;
+  }
+  EXPECT_GT(partial, 0);
+}
+
+TEST(Affine, RotateExpandSize) {
+  const Tensor img = random_cpu({3, 20, 40}, DType::UInt8, 2);
+  const Tensor out = functional::rotate(img, 30, InterpolationMode::Nearest, true);
+  EXPECT_EQ(out.size(-2), 38);
+  EXPECT_EQ(out.size(-1), 46);
+  EXPECT_EQ(functional::rotate(img, 90, InterpolationMode::Nearest, true).size(-1), 20);
+  // 90 degrees without expand on a non-square image is a general warp of the same size.
+  EXPECT_EQ(functional::rotate(img, 90).size(-1), 40);
+}
+
+// ---- reference over dtypes, shapes, layouts ---------------------------------------------------
+
+TEST(Affine, MatchesReferenceForEveryDtypeShapeLayoutAndMode) {
+  for_each_warp_reference_case([](const WarpReferenceCase& c) {
+    {
+      SCOPED_TRACE(c.what + " affine");
+      const auto m = functional::inverse_affine_matrix({0.7, -1.2}, 33.0, {1.5, -0.5}, 1.2, {5.0, -8.0});
+      const Tensor out = functional::affine(c.in, 33.0, {1.5, -0.5}, 1.2, {5.0, -8.0}, c.mode, c.fill,
+                                            std::vector<double>{0.7 + c.w * 0.5, -1.2 + c.h * 0.5});
+      expect_warp_close(out, reference_warp(c.src, c.h, c.w, affine_source(m, c.w, c.h, c.w, c.h), c.nearest(), c.fill), c.nearest());
+    }
+    {
+      SCOPED_TRACE(c.what + " rotate expand");
+      const auto m = functional::inverse_affine_matrix({0, 0}, -47.0, {0, 0}, 1.0, {0, 0});
+      const Tensor out = functional::rotate(c.in, 47.0, c.mode, true, std::nullopt, c.fill);
+      expect_warp_close(out, reference_warp(c.src, out.size(-2), out.size(-1),
+                                            affine_source(m, c.w, c.h, out.size(-1), out.size(-2)), c.nearest(), c.fill),
+                        c.nearest());
+    }
+  });
+}
+
+TEST(Affine, BadInput) {
+  const Tensor img = random_cpu({3, 8, 6}, DType::UInt8, 2);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  expect_error(ErrorKind::Value, "bicubic", [&] { functional::affine(img, 10, {0, 0}, 1, {0}, InterpolationMode::Bicubic); });
+  expect_error(ErrorKind::Value, "nearest-exact", [&] { functional::rotate(img, 10, InterpolationMode::NearestExact); });
+  expect_error(ErrorKind::Value, "fill", [&] { functional::affine(img, 10, {0, 0}, 1, {0}, InterpolationMode::Nearest, std::vector<double>{1, 2}); });
+  expect_error(ErrorKind::Value, "fill", [&] { functional::rotate(img, 10, InterpolationMode::Nearest, false, std::nullopt, std::vector<double>{}); });
+  expect_error(ErrorKind::Value, "angle", [&] { functional::affine(img, inf, {0, 0}, 1, {0}); });
+  expect_error(ErrorKind::Value, "angle", [&] { functional::rotate(img, nan); });
+  expect_error(ErrorKind::Value, "translate", [&] { functional::affine(img, 1, {0, inf}, 1, {0}); });
+  expect_error(ErrorKind::Value, "translate", [&] { functional::affine(img, 1, {0}, 1, {0}); });
+  expect_error(ErrorKind::Value, "scale", [&] { functional::affine(img, 1, {0, 0}, 0, {0}); });
+  expect_error(ErrorKind::Value, "shear", [&] { functional::affine(img, 1, {0, 0}, 1, {0, 1, 2}); });
+  expect_error(ErrorKind::Value, "center", [&] { functional::rotate(img, 10, InterpolationMode::Nearest, false, std::vector<double>{1}); });
+  expect_error(ErrorKind::UnsupportedDType, "int32", [&] { functional::affine(random_cpu({3, 8, 6}, DType::Int32, 1), 1, {0, 0}, 1, {0}); });
+  expect_error(ErrorKind::Value, "at least 3 dims", [&] { functional::rotate(random_cpu({8, 6}, DType::UInt8, 1), 10); });
+}
+
+// ---- CUDA == CPU (skipped without a GPU) ---------------------------------------------------
+
+TEST(Affine, CudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  for_each_warp_cuda_case([](const WarpCudaCase& c) {
+    ASSERT_TRUE(bitwise_equal(functional::affine(c.cpu_in, 27.0, {1.5, -2.0}, 0.9, {10.0, -4.0}, c.mode, c.fill),
+                              functional::affine(c.gpu_in, 27.0, {1.5, -2.0}, 0.9, {10.0, -4.0}, c.mode, c.fill)));
+    for (double angle : {-33.0, 90.0, 180.0}) {
+      for (bool expand : {false, true}) {
+        ASSERT_TRUE(bitwise_equal(functional::rotate(c.cpu_in, angle, c.mode, expand, std::nullopt, c.fill),
+                                  functional::rotate(c.gpu_in, angle, c.mode, expand, std::nullopt, c.fill)));
+      }
+    }
+    ASSERT_TRUE(bitwise_equal(functional::rotate(c.cpu_in, 61.0, c.mode, false, std::vector<double>{1.0, 2.5}, c.fill),
+                              functional::rotate(c.gpu_in, 61.0, c.mode, false, std::vector<double>{1.0, 2.5}, c.fill)));
+  });
+}
+
+}  // namespace
+}  // namespace svt
