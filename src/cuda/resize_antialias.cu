@@ -211,18 +211,18 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
   Scratch scratch(2 * Scratch::aligned_bytes<int>(out.w) + Scratch::aligned_bytes<A>(out.w * dx.max_taps) +
                       2 * Scratch::aligned_bytes<int>(out.h) + Scratch::aligned_bytes<A>(out.h * dy.max_taps),
                   input.device(), stream);
-  int* xmin = scratch.take<int>(out.w);
-  int* xsize = scratch.take<int>(out.w);
-  A* wx = scratch.take<A>(out.w * dx.max_taps);
-  int* ymin = scratch.take<int>(out.h);
-  int* ysize = scratch.take<int>(out.h);
-  A* wy = scratch.take<A>(out.h * dy.max_taps);
-  a.tx = {xmin, xsize, wx, static_cast<int>(out.w)};
-  a.ty = {ymin, ysize, wy, static_cast<int>(out.h)};
+  int* const tx_min = scratch.take<int>(out.w);
+  int* const tx_size = scratch.take<int>(out.w);
+  A* const tx_w = scratch.take<A>(out.w * dx.max_taps);
+  int* const ty_min = scratch.take<int>(out.h);
+  int* const ty_size = scratch.take<int>(out.h);
+  A* const ty_w = scratch.take<A>(out.h * dy.max_taps);
+  a.tx = {tx_min, tx_size, tx_w, static_cast<int>(out.w)};
+  a.ty = {ty_min, ty_size, ty_w, static_cast<int>(out.h)};
 
   LaunchScope scope(stream, "resize");
   aa_tables_kernel<A><<<dim3(blocks_for(std::max(out.w, out.h)), 2), kBlockThreads, 0, scope.handle()>>>(
-      dx, dy, xmin, xsize, wx, ymin, ysize, wy);
+      dx, dy, tx_min, tx_size, tx_w, ty_min, ty_size, ty_w);
   scope.check_launch();
   aa_kernel<T, A><<<grid, kThreads, static_cast<std::size_t>(shared), scope.handle()>>>(a);
   scope.check_launch();

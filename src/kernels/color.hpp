@@ -120,7 +120,7 @@ SV_HOST_DEVICE SV_FORCE_INLINE T invert_value(T x) {
   if constexpr (is_float_like<T>) {
     return to_image<T>(opmath_t<T>(1) - to_opmath(x));
   } else if constexpr (std::is_signed_v<T>) {
-    return static_cast<T>(x ^ std::numeric_limits<T>::max());
+    return static_cast<T>(x ^ static_cast<T>(std::make_unsigned_t<T>(~std::make_unsigned_t<T>(0)) >> 1));
   } else {
     return static_cast<T>(~x);
   }
