@@ -19,16 +19,6 @@ namespace {
 
 using kernels::ImageBatch;
 
-template <class T>
-const T* plane_in(const ImageBatch& b, std::int64_t p) {
-  return static_cast<const T*>(b.data) + (p / b.c) * b.stride_n + (p % b.c) * b.stride_c;
-}
-
-template <class T>
-T* plane_out(const ImageBatch& b, std::int64_t p) {
-  return static_cast<T*>(b.data) + (p / b.c) * b.stride_n + (p % b.c) * b.stride_c;
-}
-
 // Runs body(plane, oy) for every output row of every plane.
 template <class Body>
 void for_each_output_row(const ImageBatch& out, std::int64_t work_per_row, Body&& body) {
@@ -45,9 +35,9 @@ void resize_nearest(const ImageBatch& in, const ImageBatch& out, bool exact) {
   std::vector<std::int64_t> xs(static_cast<std::size_t>(out.w));
   for (int x = 0; x < out.w; ++x) xs[x] = kernels::nearest_source(x, sx, static_cast<int>(in.w), exact) * in.stride_w;
   for_each_output_row(out, out.w, [&](std::int64_t p, int oy) {
-    const T* src = plane_in<T>(in, p) + kernels::nearest_source(oy, sy, static_cast<int>(in.h), exact) * in.stride_h;
-    T* dst = plane_out<T>(out, p) + oy * out.stride_h;
-    for (int x = 0; x < out.w; ++x) dst[x * out.stride_w] = src[xs[x]];
+    const T* src = kernels::plane_view<T>(in, p).row(kernels::nearest_source(oy, sy, static_cast<int>(in.h), exact));
+    const auto dst = kernels::plane_view<T, T*>(out, p);
+    for (int x = 0; x < out.w; ++x) dst.at(oy, x) = src[xs[x]];
   });
 }
 
@@ -56,18 +46,12 @@ void resize_linear(const ImageBatch& in, const ImageBatch& out) {
   using A = kernels::acc_t<T>;
   const A sy = kernels::area_scale<A>(in.h, out.h), sx = kernels::area_scale<A>(in.w, out.w);
   std::vector<kernels::LinearTaps<A>> xt(static_cast<std::size_t>(out.w));
-  for (int x = 0; x < out.w; ++x) xt[x] = kernels::linear_taps(sx, x, static_cast<int>(in.w));
+  for (int x = 0; x < out.w; ++x) xt[x] = kernels::linear_taps(sx, x, static_cast<int>(in.w), in.stride_w);
   for_each_output_row(out, out.w * 4, [&](std::int64_t p, int oy) {
-    const kernels::LinearTaps<A> yt = kernels::linear_taps(sy, oy, static_cast<int>(in.h));
-    const T* r0 = plane_in<T>(in, p) + yt.i0 * in.stride_h;
-    const T* r1 = r0 + yt.step * in.stride_h;
-    T* dst = plane_out<T>(out, p) + oy * out.stride_h;
-    for (int x = 0; x < out.w; ++x) {
-      const std::int64_t c0 = xt[x].i0 * in.stride_w, c1 = c0 + xt[x].step * in.stride_w;
-      const A v = kernels::bilinear_combine(yt, xt[x], kernels::load_as<A>(r0[c0]), kernels::load_as<A>(r0[c1]),
-                                            kernels::load_as<A>(r1[c0]), kernels::load_as<A>(r1[c1]));
-      dst[x * out.stride_w] = kernels::resize_output<T>(v);
-    }
+    const kernels::LinearTaps<A> yt = kernels::linear_taps(sy, oy, static_cast<int>(in.h), in.stride_h);
+    const kernels::PlaneView<T> src = kernels::plane_view<T>(in, p);
+    const auto dst = kernels::plane_view<T, T*>(out, p);
+    for (int x = 0; x < out.w; ++x) dst.at(oy, x) = kernels::linear_resize_sample(src, yt, xt[x]);
   });
 }
 
@@ -77,22 +61,12 @@ void resize_cubic(const ImageBatch& in, const ImageBatch& out) {
   const A sy = kernels::area_scale<A>(in.h, out.h), sx = kernels::area_scale<A>(in.w, out.w);
   const int iw = static_cast<int>(in.w), ih = static_cast<int>(in.h);
   std::vector<kernels::CubicTaps<A>> xt(static_cast<std::size_t>(out.w));
-  for (int x = 0; x < out.w; ++x) xt[x] = kernels::cubic_taps(sx, x);
+  for (int x = 0; x < out.w; ++x) xt[x] = kernels::cubic_taps(sx, x, iw, in.stride_w);
   for_each_output_row(out, out.w * 16, [&](std::int64_t p, int oy) {
-    const kernels::CubicTaps<A> yt = kernels::cubic_taps(sy, oy);
-    const T* src = plane_in<T>(in, p);
-    T* dst = plane_out<T>(out, p) + oy * out.stride_h;
-    for (int x = 0; x < out.w; ++x) {
-      std::int64_t cols[4];
-      for (int k = 0; k < 4; ++k) cols[k] = kernels::clamp_index(xt[x].i - 1 + k, iw) * in.stride_w;
-      A rows[4];
-      for (int k = 0; k < 4; ++k) {
-        const T* r = src + kernels::clamp_index(yt.i - 1 + k, ih) * in.stride_h;
-        rows[k] = kernels::cubic_combine(xt[x].c, kernels::load_as<A>(r[cols[0]]), kernels::load_as<A>(r[cols[1]]),
-                                         kernels::load_as<A>(r[cols[2]]), kernels::load_as<A>(r[cols[3]]));
-      }
-      dst[x * out.stride_w] = kernels::resize_output<T>(kernels::cubic_combine(yt.c, rows[0], rows[1], rows[2], rows[3]));
-    }
+    const kernels::CubicTaps<A> yt = kernels::cubic_taps(sy, oy, ih, in.stride_h);
+    const kernels::PlaneView<T> src = kernels::plane_view<T>(in, p);
+    const auto dst = kernels::plane_view<T, T*>(out, p);
+    for (int x = 0; x < out.w; ++x) dst.at(oy, x) = kernels::cubic_resize_sample(src, yt, xt[x]);
   });
 }
 
@@ -126,17 +100,15 @@ void resize_antialias(const ImageBatch& in, const ImageBatch& out, kernels::Resa
   for_each_output_row(out, (x_end - x_begin) * ty.taps + out.w * tx.taps, [&](std::int64_t p, int oy) {
     thread_local std::vector<A> column;
     column.resize(static_cast<std::size_t>(in.w));
-    const T* src = plane_in<T>(in, p) + ty.xmin[oy] * in.stride_h;
+    const kernels::PlaneView<T> src = kernels::plane_view<T>(in, p);
     const A* wy = ty.w.data() + oy * ty.taps;
     for (int x = x_begin; x < x_end; ++x) {
-      const T* s = src + x * in.stride_w;
-      column[x] = kernels::weighted_sum(wy, 1, ty.xsize[oy], [&](int t) { return kernels::load_as<A>(s[t * in.stride_h]); });
+      column[x] = kernels::weighted_sum(wy, 1, ty.xsize[oy], &src.at(ty.xmin[oy], x), src.stride_h);
     }
-    T* dst = plane_out<T>(out, p) + oy * out.stride_h;
+    const auto dst = kernels::plane_view<T, T*>(out, p);
     for (int x = 0; x < out.w; ++x) {
-      const A* c = column.data() + tx.xmin[x];
-      dst[x * out.stride_w] =
-          kernels::resize_output<T>(kernels::weighted_sum(tx.w.data() + x * tx.taps, 1, tx.xsize[x], [&](int j) { return c[j]; }));
+      const A v = kernels::weighted_sum(tx.w.data() + x * tx.taps, 1, tx.xsize[x], column.data() + tx.xmin[x], 1);
+      dst.at(oy, x) = kernels::resize_output<T>(v);
     }
   });
 }
@@ -169,17 +141,16 @@ Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antiali
 // One pass of the uint8 path along x (horizontal) or y (vertical), from `src` to `dst`.
 void int16_pass(const ImageBatch& src, const ImageBatch& dst, const Int16Table& t, bool horizontal) {
   for_each_output_row(dst, dst.w * t.taps, [&](std::int64_t p, int y) {
-    const std::uint8_t* s = plane_in<std::uint8_t>(src, p);
-    std::uint8_t* d = plane_out<std::uint8_t>(dst, p) + y * dst.stride_h;
+    const kernels::PlaneView<std::uint8_t> s = kernels::plane_view<std::uint8_t>(src, p);
+    const auto d = kernels::plane_view<std::uint8_t, std::uint8_t*>(dst, p);
     for (int x = 0; x < dst.w; ++x) {
       const int i = horizontal ? x : y;
       const std::int16_t* w = t.w.data() + i * t.taps;
-      const std::int64_t step = horizontal ? src.stride_w : src.stride_h;
-      const std::uint8_t* first = horizontal ? s + y * src.stride_h + t.xmin[i] * src.stride_w
-                                             : s + t.xmin[i] * src.stride_h + x * src.stride_w;
+      const std::int64_t step = horizontal ? s.stride_w : s.stride_h;
+      const std::uint8_t* first = horizontal ? &s.at(y, t.xmin[i]) : &s.at(t.xmin[i], x);
       std::int32_t acc = kernels::int16_bias(t.precision);
       for (int j = 0; j < t.xsize[i]; ++j) acc += static_cast<std::int32_t>(first[j * step]) * w[j];
-      d[x * dst.stride_w] = kernels::int16_finish(acc, t.precision);
+      d.at(y, x) = kernels::int16_finish(acc, t.precision);
     }
   });
 }

@@ -30,6 +30,12 @@ struct PlaneSet {
     div_c.divmod(p, n, c);
     return static_cast<std::int64_t>(n) * stride_n + static_cast<std::int64_t>(c) * stride_c;
   }
+  // Plane p of a batch given as the kernels::PlaneView of its plane 0.
+  template <class View>
+  __device__ SV_FORCE_INLINE View plane(View v, std::uint32_t p) const {
+    v.data += offset(p);
+    return v;
+  }
 };
 
 inline PlaneSet plane_set(const kernels::ImageBatch& b) {

@@ -79,8 +79,10 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
   const int shift = a.vector_loads ? run0 % VEC : 0;                       // so that loads are aligned
   for (std::uint32_t p = blockIdx.y; p < a.planes; p += gridDim.y) {
     const std::uint32_t n = p / static_cast<std::uint32_t>(a.groups), c0 = (p % static_cast<std::uint32_t>(a.groups)) * g;
-    const T* plane = static_cast<const T*>(a.in.data) + n * a.in.stride_n + c0 * a.in.stride_c;
-    T* out_plane = static_cast<T*>(a.out.data) + n * a.out.stride_n + c0 * a.out.stride_c;
+    // Raw pointers, addressed below with the kernel argument's strides: PlaneView copies of the
+    // strides cost registers (up to 14) and instructions.
+    const T* plane = kernels::plane_view<T>(a.in, n, c0).data;
+    T* out_plane = kernels::plane_view<T, T*>(a.out, n, c0).data;
     auto at = [&](const T* r, int k) {  // element k of a row run
       if (a.contiguous) return r[k];
       return r[static_cast<std::int64_t>(k / g) * a.in.stride_w + static_cast<std::int64_t>(k % g) * a.in.stride_c];
@@ -148,8 +150,7 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
       const int outputs = (ox1 - ox0) * g;
       for (int q = static_cast<int>(threadIdx.x); q < outputs; q += kThreads) {
         const int ox = ox0 + q / g, c = q % g;
-        const A* col = row + (a.tx.xmin[ox] - xs0) * g + c;
-        const A s = kernels::weighted_sum(a.tx.w + ox, a.tx.size, a.tx.xsize[ox], [&](int j) { return col[j * g]; });
+        const A s = kernels::weighted_sum(a.tx.w + ox, a.tx.size, a.tx.xsize[ox], row + (a.tx.xmin[ox] - xs0) * g + c, g);
         out_plane[c * a.out.stride_c + oy * a.out.stride_h + ox * a.out.stride_w] = kernels::resize_output<T>(s);
       }
       __syncthreads();

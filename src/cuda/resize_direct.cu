@@ -16,10 +16,9 @@ namespace {
 
 template <class T>
 struct DirectArgs {
-  const T* in;
-  T* out;
+  kernels::PlaneView<T> in;  // plane 0
+  kernels::PlaneView<T, T*> out;
   PlaneSet in_planes, out_planes;
-  std::int64_t in_sh, in_sw, out_sh, out_sw;
   int in_h, in_w, out_h;
   std::uint32_t planes, planes_per_group;
   kernels::FastDivmod div_w;
@@ -30,10 +29,8 @@ struct NearestSampler {
   bool exact;
   template <class T>
   __device__ SV_FORCE_INLINE void run(const DirectArgs<T>& a, int ox, int oy, std::uint32_t first, std::uint32_t last) const {
-    const std::int64_t src = kernels::nearest_source(oy, scale_y, a.in_h, exact) * a.in_sh +
-                             kernels::nearest_source(ox, scale_x, a.in_w, exact) * a.in_sw;
-    const std::int64_t dst = oy * a.out_sh + ox * a.out_sw;
-    for (std::uint32_t p = first; p < last; ++p) a.out[a.out_planes.offset(p) + dst] = a.in[a.in_planes.offset(p) + src];
+    const int sy = kernels::nearest_source(oy, scale_y, a.in_h, exact), sx = kernels::nearest_source(ox, scale_x, a.in_w, exact);
+    for (std::uint32_t p = first; p < last; ++p) a.out_planes.plane(a.out, p).at(oy, ox) = a.in_planes.plane(a.in, p).at(sy, sx);
   }
 };
 
@@ -42,15 +39,10 @@ struct LinearSampler {
   A scale_y, scale_x;
   template <class T>
   __device__ SV_FORCE_INLINE void run(const DirectArgs<T>& a, int ox, int oy, std::uint32_t first, std::uint32_t last) const {
-    const kernels::LinearTaps<A> ty = kernels::linear_taps(scale_y, oy, a.in_h), tx = kernels::linear_taps(scale_x, ox, a.in_w);
-    const std::int64_t r0 = ty.i0 * a.in_sh, r1 = r0 + ty.step * a.in_sh;
-    const std::int64_t c0 = tx.i0 * a.in_sw, c1 = c0 + tx.step * a.in_sw;
-    const std::int64_t dst = oy * a.out_sh + ox * a.out_sw;
+    const kernels::LinearTaps<A> ty = kernels::linear_taps(scale_y, oy, a.in_h, a.in.stride_h);
+    const kernels::LinearTaps<A> tx = kernels::linear_taps(scale_x, ox, a.in_w, a.in.stride_w);
     for (std::uint32_t p = first; p < last; ++p) {
-      const T* s = a.in + a.in_planes.offset(p);
-      const A v = kernels::bilinear_combine(ty, tx, kernels::load_as<A>(s[r0 + c0]), kernels::load_as<A>(s[r0 + c1]),
-                                            kernels::load_as<A>(s[r1 + c0]), kernels::load_as<A>(s[r1 + c1]));
-      a.out[a.out_planes.offset(p) + dst] = kernels::resize_output<T>(v);
+      a.out_planes.plane(a.out, p).at(oy, ox) = kernels::linear_resize_sample(a.in_planes.plane(a.in, p), ty, tx);
     }
   }
 };
@@ -60,24 +52,10 @@ struct CubicSampler {
   A scale_y, scale_x;
   template <class T>
   __device__ SV_FORCE_INLINE void run(const DirectArgs<T>& a, int ox, int oy, std::uint32_t first, std::uint32_t last) const {
-    const kernels::CubicTaps<A> ty = kernels::cubic_taps(scale_y, oy), tx = kernels::cubic_taps(scale_x, ox);
-    std::int64_t rows[4], cols[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      rows[k] = kernels::clamp_index(ty.i - 1 + k, a.in_h) * a.in_sh;
-      cols[k] = kernels::clamp_index(tx.i - 1 + k, a.in_w) * a.in_sw;
-    }
-    const std::int64_t dst = oy * a.out_sh + ox * a.out_sw;
+    const kernels::CubicTaps<A> ty = kernels::cubic_taps(scale_y, oy, a.in_h, a.in.stride_h);
+    const kernels::CubicTaps<A> tx = kernels::cubic_taps(scale_x, ox, a.in_w, a.in.stride_w);
     for (std::uint32_t p = first; p < last; ++p) {
-      const T* s = a.in + a.in_planes.offset(p);
-      A r[4];
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        const T* row = s + rows[k];
-        r[k] = kernels::cubic_combine(tx.c, kernels::load_as<A>(row[cols[0]]), kernels::load_as<A>(row[cols[1]]),
-                                      kernels::load_as<A>(row[cols[2]]), kernels::load_as<A>(row[cols[3]]));
-      }
-      a.out[a.out_planes.offset(p) + dst] = kernels::resize_output<T>(kernels::cubic_combine(ty.c, r[0], r[1], r[2], r[3]));
+      a.out_planes.plane(a.out, p).at(oy, ox) = kernels::cubic_resize_sample(a.in_planes.plane(a.in, p), ty, tx);
     }
   }
 };
@@ -98,11 +76,11 @@ void launch_direct(const Tensor& input, const Tensor& output, const Sampler& sam
   const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
   const std::int64_t planes = out.n * out.c;
   const PixelMajorGrid g = pixel_major_grid(out.h, out.w, planes, stream.device_index());
-  DirectArgs<T> a{static_cast<const T*>(in.data), static_cast<T*>(out.data), plane_set(in), plane_set(out),
-                  in.stride_h, in.stride_w, out.stride_h, out.stride_w, static_cast<int>(in.h), static_cast<int>(in.w),
-                  static_cast<int>(out.h), static_cast<std::uint32_t>(planes), g.planes_per_group, g.div_w};
+  DirectArgs<T> a{kernels::plane_view<T>(in, 0, 0), kernels::plane_view<T, T*>(out, 0, 0), plane_set(in), plane_set(out),
+                  static_cast<int>(in.h), static_cast<int>(in.w), static_cast<int>(out.h),
+                  static_cast<std::uint32_t>(planes), g.planes_per_group, g.div_w};
   LaunchScope scope(stream, "resize");
-  direct_kernel<T, Sampler><<<g.grid, 256, 0, scope.handle()>>>(a, sampler);
+  direct_kernel<T, Sampler><<<g.grid, kBlockThreads, 0, scope.handle()>>>(a, sampler);
   scope.check_launch();
 }
 

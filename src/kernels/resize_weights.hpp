@@ -61,31 +61,37 @@ SV_HOST_DEVICE SV_FORCE_INLINE A area_source(A scale, int dst) {
   return fused_mul_add(scale, static_cast<A>(dst) + A(0.5), A(-0.5));
 }
 
-// Two linear taps: i0 and i0 + step (step 0 at the last pixel), weights l0 and l1.
+// Taps hold element offsets (index * the input's stride along their dimension), so that a
+// kernel resolves them once per output pixel, row or column and the samplers below only read.
+
+// Two linear taps at offsets o0 and o1 (o1 = o0 at the last pixel), weights l0 and l1.
 template <class A>
 struct LinearTaps {
-  int i0 = 0, step = 0;
+  std::int64_t o0 = 0, o1 = 0;
   A l0 = 0, l1 = 0;
 };
 
 template <class A>
-SV_HOST_DEVICE SV_FORCE_INLINE LinearTaps<A> linear_taps(A scale, int dst, int in_size) {
+SV_HOST_DEVICE SV_FORCE_INLINE LinearTaps<A> linear_taps(A scale, int dst, int in_size, std::int64_t stride) {
   A src = area_source(scale, dst);
   if (src < A(0)) src = A(0);
   LinearTaps<A> t;
-  t.i0 = static_cast<int>(src);
-  t.step = t.i0 < in_size - 1 ? 1 : 0;
-  t.l1 = src - static_cast<A>(t.i0);
+  const int i0 = static_cast<int>(src), step = i0 < in_size - 1 ? 1 : 0;
+  t.o0 = i0 * stride;
+  t.o1 = t.o0 + step * stride;
+  t.l1 = src - static_cast<A>(i0);
   t.l0 = A(1) - t.l1;
   return t;
 }
 
-// h0 * (w0 * a + w1 * b) + h1 * (w0 * c + w1 * d), contracted as nvcc does.
-template <class A>
-SV_HOST_DEVICE SV_FORCE_INLINE A bilinear_combine(const LinearTaps<A>& h, const LinearTaps<A>& w, A a, A b, A c, A d) {
+// h0 * (w0 * a + w1 * b) + h1 * (w0 * c + w1 * d) over the taps a b / c d, contracted as nvcc does.
+template <class T, class A>
+SV_HOST_DEVICE SV_FORCE_INLINE T linear_resize_sample(const PlaneView<T>& p, const LinearTaps<A>& h, const LinearTaps<A>& w) {
+  const T *r0 = p.data + h.o0, *r1 = p.data + h.o1;
+  const A a = load_as<A>(r0[w.o0]), b = load_as<A>(r0[w.o1]), c = load_as<A>(r1[w.o0]), d = load_as<A>(r1[w.o1]);
   const A top = fused_mul_add(w.l1, b, w.l0 * a);
   const A bottom = fused_mul_add(w.l1, d, w.l0 * c);
-  return fused_mul_add(h.l1, bottom, h.l0 * top);
+  return resize_output<T>(fused_mul_add(h.l1, bottom, h.l0 * top));
 }
 
 // Keys' cubic convolution with parameter a: |x| <= 1 and 1 < |x| < 2 branches.
@@ -99,26 +105,29 @@ SV_HOST_DEVICE SV_FORCE_INLINE A cubic_convolution2(A x, A a) {
   return fused_mul_add(fused_mul_add(fused_mul_add(a, x, A(-5) * a), x, A(8) * a), x, A(-4) * a);
 }
 
-// The four taps of non-antialiased bicubic: in - 1 .. in + 2 (clamped by the caller) at
-// fraction t, a = -0.75.
+SV_HOST_DEVICE SV_FORCE_INLINE int clamp_index(int i, int size) { return i < 0 ? 0 : (i >= size ? size - 1 : i); }
+
+// The four taps of non-antialiased bicubic: in - 1 .. in + 2 at fraction t, a = -0.75. Taps
+// outside the image read its edge pixels, as torch's upsample_bicubic2d does.
 template <class A>
 struct CubicTaps {
-  int i = 0;
+  std::int64_t o[4] = {};
   A c[4] = {};
 };
 
 template <class A>
-SV_HOST_DEVICE SV_FORCE_INLINE CubicTaps<A> cubic_taps(A scale, int dst) {
+SV_HOST_DEVICE SV_FORCE_INLINE CubicTaps<A> cubic_taps(A scale, int dst, int in_size, std::int64_t stride) {
   const A real = area_source(scale, dst);
   CubicTaps<A> t;
-  t.i = static_cast<int>(floorf(static_cast<float>(real)));  // torch calls floorf, also on double
-  const A frac = real - static_cast<A>(t.i);
+  const int i = static_cast<int>(floorf(static_cast<float>(real)));  // torch calls floorf, also on double
+  const A frac = real - static_cast<A>(i);
   const A a = A(-0.75);
   t.c[0] = cubic_convolution2(frac + A(1), a);
   t.c[1] = cubic_convolution1(frac, a);
   const A rest = A(1) - frac;
   t.c[2] = cubic_convolution1(rest, a);
   t.c[3] = cubic_convolution2(rest + A(1), a);
+  for (int k = 0; k < 4; ++k) t.o[k] = clamp_index(i - 1 + k, in_size) * stride;
   return t;
 }
 
@@ -127,7 +136,22 @@ SV_HOST_DEVICE SV_FORCE_INLINE A cubic_combine(const A c[4], A x0, A x1, A x2, A
   return fused_mul_add(x3, c[3], fused_mul_add(x2, c[2], fused_mul_add(x1, c[1], x0 * c[0])));
 }
 
-SV_HOST_DEVICE SV_FORCE_INLINE int clamp_index(int i, int size) { return i < 0 ? 0 : (i >= size ? size - 1 : i); }
+template <class T, class A>
+SV_HOST_DEVICE SV_FORCE_INLINE T cubic_resize_sample(const PlaneView<T>& p, const CubicTaps<A>& yt, const CubicTaps<A>& xt) {
+  // Copied first: nvcc then keeps one plane + row sum live at a time instead of a plane +
+  // column sum per column (8 more registers, a lower occupancy).
+  std::int64_t ys[4], xs[4];
+  for (int k = 0; k < 4; ++k) {
+    ys[k] = yt.o[k];
+    xs[k] = xt.o[k];
+  }
+  A rows[4];
+  for (int k = 0; k < 4; ++k) {
+    const T* r = p.data + ys[k];
+    rows[k] = cubic_combine(xt.c, load_as<A>(r[xs[0]]), load_as<A>(r[xs[1]]), load_as<A>(r[xs[2]]), load_as<A>(r[xs[3]]));
+  }
+  return resize_output<T>(cubic_combine(yt.c, rows[0], rows[1], rows[2], rows[3]));
+}
 
 // ---- antialiased separable resampling (torch CUDA upsample_gen2d_aa, PIL's scheme) ------------
 
@@ -191,14 +215,14 @@ SV_HOST_DEVICE inline void aa_weights(const AaDim<A>& d, int i, int& xmin, int& 
   for (int j = xsize; j < d.max_taps; ++j) w[j * stride] = A(0);
 }
 
-// sum_j w[j * stride] * value(j) over the n >= 1 taps of one dimension, accumulated as torch does: the
-// first product, then fused multiply-adds in tap order. Antialiased resize applies it
+// sum_j w[j * stride] * v[j * step] over the n >= 1 taps of one dimension, accumulated as torch
+// does: the first product, then fused multiply-adds in tap order. Antialiased resize applies it
 // vertically to every needed column, then horizontally (torch goes horizontal first; the two
 // orders differ by float rounding only).
-template <class A, class Value>
-SV_HOST_DEVICE SV_FORCE_INLINE A weighted_sum(const A* w, std::int64_t stride, int n, Value&& value) {
-  A acc = value(0) * w[0];
-  for (int j = 1; j < n; ++j) acc = fused_mul_add(value(j), w[j * stride], acc);
+template <class A, class V, class Step>
+SV_HOST_DEVICE SV_FORCE_INLINE A weighted_sum(const A* w, std::int64_t stride, int n, const V* v, Step step) {
+  A acc = load_as<A>(v[0]) * w[0];
+  for (int j = 1; j < n; ++j) acc = fused_mul_add(load_as<A>(v[j * step]), w[j * stride], acc);
   return acc;
 }
 

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "kernels/cast.hpp"
+#include "kernels/image_batch.hpp"
 #include "streamvision/core/macros.hpp"
 
 namespace streamvision::kernels {
@@ -50,13 +51,23 @@ SV_HOST_DEVICE SV_FORCE_INLINE double truncate_of(double x) { return trunc(x); }
 template <class T>
 using acc_t = opmath_t<T>;
 
-// One plane [H, W] of an image batch, element strides.
-template <class T>
+// One plane [H, W] of an image batch, element strides; P = T* for a plane that is written.
+template <class T, class P = const T*>
 struct PlaneView {
-  const T* data = nullptr;
+  P data = nullptr;
   std::int64_t stride_h = 0, stride_w = 0;
-  SV_HOST_DEVICE SV_FORCE_INLINE T at(std::int64_t y, std::int64_t x) const { return data[y * stride_h + x * stride_w]; }
+  SV_HOST_DEVICE SV_FORCE_INLINE auto& at(std::int64_t y, std::int64_t x) const { return data[y * stride_h + x * stride_w]; }
+  // For loops that hoist the row and index it by precomputed element offsets.
+  SV_HOST_DEVICE SV_FORCE_INLINE P row(std::int64_t y) const { return data + y * stride_h; }
 };
+
+// Plane (n, c) of a batch; plane p = n * C + c.
+template <class T, class P = const T*>
+SV_HOST_DEVICE SV_FORCE_INLINE PlaneView<T, P> plane_view(const ImageBatch& b, std::int64_t n, std::int64_t c) {
+  return {static_cast<P>(b.data) + n * b.stride_n + c * b.stride_c, b.stride_h, b.stride_w};
+}
+template <class T, class P = const T*>
+inline PlaneView<T, P> plane_view(const ImageBatch& b, std::int64_t p) { return plane_view<T, P>(b, p / b.c, p % b.c); }
 
 // A value as the image dtype holds it: 16-bit floats round to nearest even; float, double and
 // the float32 stand-in of integer images are unchanged. (torch materialises every intermediate
