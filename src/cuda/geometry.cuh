@@ -101,4 +101,25 @@ __device__ SV_FORCE_INLINE void plane_range(std::uint32_t planes, std::uint32_t 
   last = min(planes, first + per_group);
 }
 
+// Block blockIdx.x of a tiled separable resampler (`a.col_tiles` tiles per band of `a.tile_h`
+// output rows): its output tile [oy0, oy1) x [ox0, ox1) and the part of an input row run its
+// columns read, `span` elements from `run0` (a.group channels interleaved per pixel).
+struct ResampleTile {
+  int oy0, oy1, ox0, ox1, xs0, span, run0;
+};
+
+template <class Args>
+__device__ SV_FORCE_INLINE ResampleTile resample_tile(const Args& a) {
+  ResampleTile t;
+  const int rt = static_cast<int>(blockIdx.x) / a.col_tiles, ct = static_cast<int>(blockIdx.x) % a.col_tiles;
+  t.oy0 = rt * a.tile_h;
+  t.oy1 = min(t.oy0 + a.tile_h, static_cast<int>(a.out.h));
+  t.ox0 = ct * a.tile_w;
+  t.ox1 = min(t.ox0 + a.tile_w, static_cast<int>(a.out.w));
+  t.xs0 = a.tx.xmin[t.ox0];
+  t.span = (a.tx.xmin[t.ox1 - 1] + a.tx.xsize[t.ox1 - 1] - t.xs0) * a.group;
+  t.run0 = t.xs0 * a.group;
+  return t;
+}
+
 }  // namespace streamvision::cuda

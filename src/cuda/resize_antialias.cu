@@ -68,15 +68,9 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   A* row = reinterpret_cast<A*>(smem_raw);
   constexpr int VEC = kAaVec<T>;
-  const int out_h = static_cast<int>(a.out.h), out_w = static_cast<int>(a.out.w);
-  const int rt = static_cast<int>(blockIdx.x) / a.col_tiles, ct = static_cast<int>(blockIdx.x) % a.col_tiles;
-  const int oy0 = rt * a.tile_h, oy1 = min(oy0 + a.tile_h, out_h);
-  const int ox0 = ct * a.tile_w, ox1 = min(ox0 + a.tile_w, out_w);
-  const int g = a.group;
-  const int xs0 = a.tx.xmin[ox0];
-  const int span = (a.tx.xmin[ox1 - 1] + a.tx.xsize[ox1 - 1] - xs0) * g;  // elements of a row the tile reads
-  const int run0 = xs0 * g;                                                // first of them in the row run
-  const int shift = a.vector_loads ? run0 % VEC : 0;                       // so that loads are aligned
+  const ResampleTile t = resample_tile(a);  // the tile reads elements [run0, run0 + span) of a row
+  const int oy0 = t.oy0, oy1 = t.oy1, ox0 = t.ox0, ox1 = t.ox1, xs0 = t.xs0, span = t.span, run0 = t.run0, g = a.group;
+  const int shift = a.vector_loads ? run0 % VEC : 0;  // so that loads are aligned
   for (std::uint32_t p = blockIdx.y; p < a.planes; p += gridDim.y) {
     const std::uint32_t n = p / static_cast<std::uint32_t>(a.groups), c0 = (p % static_cast<std::uint32_t>(a.groups)) * g;
     // Raw pointers, addressed below with the kernel argument's strides: PlaneView copies of the

@@ -61,8 +61,8 @@ struct CubicSampler {
 };
 
 template <class T, class Sampler>
-__global__ void __launch_bounds__(256) direct_kernel(DirectArgs<T> a, Sampler sampler) {
-  const std::uint32_t pixel = blockIdx.x * 256u + threadIdx.x;
+__global__ void __launch_bounds__(kBlockThreads) direct_kernel(DirectArgs<T> a, Sampler sampler) {
+  const std::uint32_t pixel = blockIdx.x * kBlockThreads + threadIdx.x;
   std::uint32_t oy, ox;
   a.div_w.divmod(pixel, oy, ox);
   if (oy >= static_cast<std::uint32_t>(a.out_h)) return;

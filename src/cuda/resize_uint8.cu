@@ -143,15 +143,10 @@ __global__ void __launch_bounds__(kFusedThreads, 5) fused_kernel(FusedArgs a) {
   std::uint8_t* stage = smem_raw + rows_bytes(a.tile_h);                                 // [stage_rows][pitch]
   std::int32_t* ring = reinterpret_cast<std::int32_t*>(stage + a.stage_rows * a.pitch);  // [slots][outputs]
 
-  const int out_h = static_cast<int>(a.out.h), out_w = static_cast<int>(a.out.w);
-  const int rt = static_cast<int>(blockIdx.x) / a.col_tiles, ct = static_cast<int>(blockIdx.x) % a.col_tiles;
-  const int oy0 = rt * a.tile_h, count = min(oy0 + a.tile_h, out_h) - oy0;
-  const int ox0 = ct * a.tile_w, ox1 = min(ox0 + a.tile_w, out_w);
+  const ResampleTile t = resample_tile(a);  // the tile reads bytes [run0, run0 + span) of a row
+  const int oy0 = t.oy0, count = t.oy1 - t.oy0, ox0 = t.ox0, ox1 = t.ox1, xs0 = t.xs0, span = t.span, run0 = t.run0;
   const int g = a.group;
-  const int xs0 = a.tx.xmin[ox0];
-  const int span = (a.tx.xmin[ox1 - 1] + a.tx.xsize[ox1 - 1] - xs0) * g;  // bytes of a row the tile reads
-  const int run0 = xs0 * g;                                                // first of them in the row run
-  const int shift = a.vector_loads ? run0 % kLoadBytes : 0;                // so that loads are aligned
+  const int shift = a.vector_loads ? run0 % kLoadBytes : 0;  // so that loads are aligned
   const int outputs = (ox1 - ox0) * g;
   const int px = *a.tx.precision, py = *a.ty.precision;
   const int threads = static_cast<int>(blockDim.x);
@@ -388,8 +383,8 @@ struct PassArgs {
   Int16Table t;
 };
 
-__global__ void __launch_bounds__(256) int16_pass_kernel(PassArgs a) {
-  const std::uint32_t pixel = blockIdx.x * 256u + threadIdx.x;
+__global__ void __launch_bounds__(kBlockThreads) int16_pass_kernel(PassArgs a) {
+  const std::uint32_t pixel = blockIdx.x * kBlockThreads + threadIdx.x;
   std::uint32_t y, x;
   a.div_w.divmod(pixel, y, x);
   if (y >= static_cast<std::uint32_t>(a.dst_h)) return;
@@ -448,7 +443,7 @@ void pass(const kernels::ImageBatch& src, const kernels::ImageBatch& dst, const 
                    plane_set(dst), src.stride_h, src.stride_w, dst.stride_h, dst.stride_w, static_cast<int>(dst.h),
                    static_cast<int>(dst.w), row_words, static_cast<std::uint32_t>(planes), g.planes_per_group, g.div_w,
                    horizontal, t};
-  int16_pass_kernel<<<g.grid, 256, 0, scope.handle()>>>(a);
+  int16_pass_kernel<<<g.grid, kBlockThreads, 0, scope.handle()>>>(a);
   scope.check_launch();
 }
 

@@ -30,9 +30,9 @@ struct WarpArgs {
 };
 
 template <class T, class Grid>
-__global__ void __launch_bounds__(256) warp_kernel(WarpArgs<T> a, Grid grid) {
+__global__ void __launch_bounds__(kBlockThreads) warp_kernel(WarpArgs<T> a, Grid grid) {
   using A = kernels::acc_t<typename Grid::Sample>;
-  const std::uint32_t pixel = blockIdx.x * 256u + threadIdx.x;
+  const std::uint32_t pixel = blockIdx.x * kBlockThreads + threadIdx.x;
   std::uint32_t oy, ox;
   a.div_w.divmod(pixel, oy, ox);
   if (oy >= static_cast<std::uint32_t>(a.out.h)) return;
@@ -96,7 +96,7 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
     }
   }
   LaunchScope scope(stream, op);
-  warp_kernel<T, Grid><<<g.grid, 256, 0, scope.handle()>>>(a, grid);
+  warp_kernel<T, Grid><<<g.grid, kBlockThreads, 0, scope.handle()>>>(a, grid);
   scope.check_launch();
 }
 
