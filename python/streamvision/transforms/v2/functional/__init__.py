@@ -3,7 +3,7 @@ plus a keyword-only ``stream=``. Each accepts torch tensors (returning torch ten
 caller's current stream), numpy arrays, streamvision.Tensor and any DLPack / CUDA Array
 Interface / buffer exporter, and returns the same kind."""
 
-from streamvision._C import (
+from ._kernels import (
     adjust_brightness,
     adjust_contrast,
     adjust_gamma,
