@@ -57,8 +57,10 @@ def _router(name: str, original: Callable, device_types: tuple[str, ...]) -> Cal
         if image.device.type in device_types:
             try:
                 return ours(image, *args, **kwargs)
-            except _C.UnsupportedDTypeError:
-                pass  # no streamvision kernel for this dtype: torchvision's own handles it
+            except (_C.UnsupportedDTypeError, NotImplementedError):
+                # No streamvision kernel for this dtype or argument (e.g. LANCZOS, which
+                # torchvision 0.29 resizes): torchvision's own kernel handles it, or raises.
+                pass
         return original(image, *args, **kwargs)
 
     kernel.__streamvision_kernel__ = ours
