@@ -1,7 +1,17 @@
 """Shared pytest fixtures and markers. Tests that need PyTorch, torchvision, CuPy or a GPU skip
-with a visible reason where those are missing (CI); scripts/gpu-check runs them all."""
+with a visible reason where those are missing (CI); scripts/gpu-check runs them all.
 
+SV_SYNC_DEBUG=1 (scripts/gpu-check --sync-debug): every call into streamvision's compiled module
+runs under torch.cuda.set_sync_debug_mode("error"), so an op that makes the host wait for the
+GPU raises. The tests' own checks (comparisons, .cpu()) run outside it. Tests marked
+`allows_host_sync` hand the op a CUDA tensor where a host value is needed (a list argument as a
+CUDA tensor, a CPU displacement for a CUDA image): there a wait is inherent, and they run in
+"warn" mode."""
+
+import functools
 import importlib.util
+import os
+import sys
 
 import pytest
 
@@ -23,6 +33,55 @@ needs_torchvision = pytest.mark.skipif(not (HAVE_TORCH and HAVE_TORCHVISION), re
 needs_cuda = pytest.mark.skipif(not HAVE_CUDA, reason="needs PyTorch with a CUDA GPU")
 needs_cupy = pytest.mark.skipif(not (HAVE_CUPY and HAVE_CUDA), reason="needs CuPy and a CUDA GPU")
 needs_two_gpus = pytest.mark.skipif(GPU_COUNT < 2, reason="needs two CUDA GPUs")
+
+
+SYNC_DEBUG = os.environ.get("SV_SYNC_DEBUG") == "1" and HAVE_CUDA
+_sync_mode = "error"
+
+
+def _no_host_sync(fn):
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        previous = torch.cuda.get_sync_debug_mode()
+        torch.cuda.set_sync_debug_mode(_sync_mode)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            torch.cuda.set_sync_debug_mode(previous)
+
+    return call
+
+
+def _guard_streamvision_calls():
+    """Wraps every function of streamvision._C, wherever streamvision's modules bound it."""
+    import streamvision  # noqa: F401
+    import streamvision.transforms.v2  # noqa: F401
+    from streamvision import _C
+
+    originals = {id(f): f for f in vars(_C).values() if callable(f) and not isinstance(f, type)}
+    guarded = {i: _no_host_sync(f) for i, f in originals.items()}
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "streamvision" or name.startswith("streamvision.")):
+            continue
+        for attr, value in list(vars(module).items()):
+            if id(value) in guarded and value is originals[id(value)]:
+                setattr(module, attr, guarded[id(value)])
+
+
+if SYNC_DEBUG:
+    _guard_streamvision_calls()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "allows_host_sync: the test hands an op a value the host must read "
+                            "from the GPU (SV_SYNC_DEBUG runs it in warn mode)")
+
+
+@pytest.fixture(autouse=True)
+def _sync_debug_mode(request):
+    global _sync_mode
+    _sync_mode = "warn" if request.node.get_closest_marker("allows_host_sync") else "error"
+    yield
 
 
 @pytest.fixture(autouse=True)
