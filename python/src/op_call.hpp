@@ -26,8 +26,10 @@ class OpCall {
   // The stream the op must run on (CUDA inputs), passed explicitly to the functional.
   const std::optional<Stream>& stream() const { return stream_; }
   bool read_only() const { return imported_.read_only; }
-  // CPU work on non-torch inputs runs without the GIL.
-  bool release_gil() const { return input().device().is_cpu() && imported_.origin != Origin::Torch; }
+  // CPU work runs without the GIL, so that DataLoader threads and Python threads run ops in
+  // parallel. Nothing inside an op touches Python: torch outputs come from the DLPack exchange
+  // API's allocator, a C function that reports errors through a C callback (no GIL needed).
+  bool release_gil() const { return input().device().is_cpu(); }
 
   // A tensor argument of the op (elastic's displacement, erase's value), imported for the
   // input's device and stream. A torch tensor on another device is moved there first with

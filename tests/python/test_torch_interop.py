@@ -94,3 +94,36 @@ def test_cuda_array_interface_export():
     cai = t.__cuda_array_interface__
     assert cai["version"] == 3 and cai["typestr"] == "<f4" and cai["shape"] == (3, 8, 8)
     assert cai["data"][0] == t.data_ptr and "stream" in cai
+
+
+def test_cpu_ops_on_torch_tensors_release_the_gil():
+    """Another Python thread runs while an op works on a torch CPU tensor (DataLoader threads
+    and Python threads are not serialised), and threads running ops at once get exact results."""
+    import threading
+
+    x = torch.rand(8, 3, 256, 256)
+    want = F.gaussian_blur(x, [23, 23])
+    ticks, stop = [0], threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            ticks[0] += 1
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        before = ticks[0]
+        F.gaussian_blur(x, [23, 23])
+        during = ticks[0] - before
+    finally:
+        stop.set()
+        spinner.join()
+    assert during > 1000, f"the spinning thread advanced only {during} times while the op ran"
+
+    results = []
+    workers = [threading.Thread(target=lambda: results.append(F.gaussian_blur(x, [23, 23]))) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert len(results) == 4 and all(torch.equal(r, want) for r in results)
