@@ -14,7 +14,9 @@ images raise TypeError.
 import math
 import numbers
 import random
+import struct
 import sys
+from collections.abc import Sequence
 
 from . import functional as F
 from ._interpolation import InterpolationMode
@@ -53,6 +55,26 @@ def _randint(low, high):
 def _randperm(n):
     t = _torch()
     return t.randperm(n).tolist() if t is not None else random.sample(range(n), n)
+
+
+def _f32(x):
+    """x rounded to float32, as torch rounds a Python number it compares with a float32 tensor."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _coin(p, inclusive=False):
+    """torchvision's ``torch.rand(1) < p`` (``<= p`` when inclusive): one draw, compared with p in
+    float32 as torch compares (a float64 comparison would disagree for draws next to p)."""
+    r, q = _rand(), _f32(p)
+    return r <= q if inclusive else r < q
+
+
+def _multinomial1(weights):
+    """One index drawn with the given weights: ``torch.multinomial(torch.tensor(weights), 1)``."""
+    t = _torch()
+    if t is not None:
+        return int(t.multinomial(t.tensor(weights), 1))
+    return random.choices(range(len(weights)), weights=weights)[0]
 
 
 # ---- structure handling -----------------------------------------------------------------------
@@ -113,6 +135,50 @@ def _targets(transform, leaves):
         first = next((x for x in leaves if _is_array(x) and not (tv is not None and isinstance(x, tv.TVTensor))), None)
         images = [] if first is None else [first]
     return images
+
+
+def _is_pil(x):
+    return type(x).__module__.startswith("PIL.")
+
+
+def _is_plain(x):
+    """A plain tensor or array (torchvision's "pure tensor", with numpy and DLPack arrays)."""
+    tv = _tv_tensors()
+    return _is_array(x) and not (tv is not None and isinstance(x, tv.TVTensor))
+
+
+def _is_pure_torch(x):
+    """torchvision's is_pure_tensor: a torch.Tensor that is no tv_tensor."""
+    t = _torch()
+    return t is not None and isinstance(x, t.Tensor) and _is_plain(x)
+
+
+def _selected(leaves, accepts, pure=_is_plain):
+    """torchvision's needs-transform rule for the leaves `accepts` takes: of the pure ones, only
+    the first, and none when the sample holds an Image, a Video or a PIL image."""
+    tv = _tv_tensors()
+    take_pure = not any(_is_pil(x) or (tv is not None and isinstance(x, (tv.Image, tv.Video))) for x in leaves)
+    flags = []
+    for x in leaves:
+        ok = bool(accepts(x))
+        if ok and pure(x):
+            ok, take_pure = take_pure, False
+        flags.append(ok)
+    return flags
+
+
+def _map_selected(sample, flags, fn):
+    """fn on the leaves whose flag (in _leaves' order) is set; the structure is kept."""
+    it = iter(flags)
+    return _map(sample, lambda x: fn(x) if next(it) else x)
+
+
+def _require_torch(what):
+    try:
+        import torch
+    except ImportError as e:
+        raise ImportError(f"{what} needs PyTorch (it is optional for streamvision's functional ops only)") from e
+    return torch
 
 
 def _apply(image, fn):
@@ -194,71 +260,93 @@ class _RandomApplied(Transform):
 
     def __call__(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
-        if _rand() >= self.p:  # drawn even for p == 1, as torchvision does (same random stream)
+        if not _coin(self.p):  # drawn even for p == 1, as torchvision does (same random stream)
             return sample
         return super().__call__(*inputs)
 
 
+def _check_transforms(transforms, module_list=False):
+    """torchvision's checks of a container's transforms (a non-empty sequence)."""
+    nn = getattr(sys.modules.get("torch"), "nn", None)
+    if module_list and nn is not None and isinstance(transforms, nn.ModuleList):
+        pass
+    elif not isinstance(transforms, Sequence):
+        raise TypeError("Argument transforms should be a sequence of callables"
+                        + (" or a `nn.ModuleList`" if module_list else ""))
+    if not transforms:
+        raise ValueError("Pass at least one transform")
+    return transforms
+
+
+def _run_in_turn(transforms, inputs):
+    """Each transform on the previous one's output; several inputs are passed unpacked (as
+    separate arguments) to every transform, as torchvision's containers pass them."""
+    unpack = len(inputs) > 1
+    for t in transforms:
+        out = t(*inputs)
+        inputs = out if unpack else (out,)
+    return out
+
+
 class Compose:
     def __init__(self, transforms):
-        if not isinstance(transforms, (list, tuple)):
-            raise TypeError("Argument transforms should be a sequence of callables")
-        self.transforms = list(transforms)
+        self.transforms = _check_transforms(transforms)
 
     def __call__(self, *inputs):
-        sample = inputs if len(inputs) > 1 else inputs[0]
-        for t in self.transforms:
-            sample = t(sample)
-        return sample
+        return _run_in_turn(self.transforms, inputs)
 
     def __repr__(self):
-        return "Compose(\n" + "".join(f"    {t!r}\n" for t in self.transforms) + ")"
+        return f"{type(self).__name__}(\n" + "".join(f"    {t!r}\n" for t in self.transforms) + ")"
 
 
 class RandomApply(Compose):
     def __init__(self, transforms, p=0.5):
-        super().__init__(transforms)
+        self.transforms = _check_transforms(transforms, module_list=True)
         if not 0.0 <= p <= 1.0:
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
         self.p = p
 
     def __call__(self, *inputs):
-        sample = inputs if len(inputs) > 1 else inputs[0]
-        return sample if _rand() >= self.p else super().__call__(sample)
+        if not _coin(self.p):
+            return inputs if len(inputs) > 1 else inputs[0]
+        return _run_in_turn(self.transforms, inputs)
 
 
-class RandomChoice:
+class RandomChoice(Compose):
     def __init__(self, transforms, p=None):
-        self.transforms = list(transforms)
-        p = [1.0] * len(self.transforms) if p is None else list(p)
-        if len(p) != len(self.transforms):
-            raise ValueError("Length of p doesn't match the number of transforms")
+        self.transforms = _check_transforms(transforms)
+        if p is None:
+            p = [1] * len(transforms)
+        elif len(p) != len(transforms):
+            raise ValueError(f"Length of p doesn't match the number of transforms: {len(p)} != {len(transforms)}")
         total = sum(p)
         self.p = [x / total for x in p]
 
     def __call__(self, *inputs):
-        r, acc = _rand(), 0.0
-        for t, p in zip(self.transforms, self.p):
-            acc += p
-            if r < acc:
-                return t(*inputs)
-        return self.transforms[-1](*inputs)
+        return self.transforms[_multinomial1(self.p)](*inputs)
 
 
 class RandomOrder(Compose):
     def __call__(self, *inputs):
-        sample = inputs if len(inputs) > 1 else inputs[0]
-        for i in _randperm(len(self.transforms)):
-            sample = self.transforms[i](sample)
-        return sample
+        return _run_in_turn([self.transforms[i] for i in _randperm(len(self.transforms))], inputs)
 
 
 class Lambda(Transform):
-    def __init__(self, lambd):
-        self.lambd = lambd
+    """lambd on every leaf of the sample that is an instance of `types` (any object by default),
+    tv_tensors as they are, except plain tensors after the first (or all of them when the sample
+    holds an Image or Video): torchvision's rule."""
 
-    def transform(self, image, params):
-        return self.lambd(image)
+    def __init__(self, lambd, *types):
+        self.lambd = lambd
+        self.types = types or (object,)
+
+    def __call__(self, *inputs):
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        flags = _selected(_leaves(sample, []), lambda x: True, pure=_is_pure_torch)
+        return _map_selected(sample, flags, lambda x: self.transform(x, {}))
+
+    def transform(self, inpt, params):
+        return self.lambd(inpt) if isinstance(inpt, self.types) else inpt
 
 
 # ---- geometry ----------------------------------------------------------------------------------

@@ -1,0 +1,67 @@
+"""The random-resize transforms of detection and segmentation recipes (torchvision's
+ScaleJitter, RandomShortestSize, RandomResize). Only the output size is random; the resize itself
+is F.resize, so that it runs our kernels and, once the functionals dispatch on tv_tensor types,
+moves boxes and masks with the image. Sizes are computed with torchvision's arithmetic (float32
+where it computes with a float32 tensor) so that the same seed gives the same size."""
+
+from . import functional as F
+from ._interpolation import InterpolationMode
+from ._transforms import Transform, _dims, _rand, _randint, _torch
+
+__all__ = ["ScaleJitter", "RandomShortestSize", "RandomResize"]
+
+
+class _RandomSize(Transform):
+    """Resizes every target to the size make_params draws."""
+
+    def __init__(self, interpolation=InterpolationMode.BILINEAR, antialias=True):
+        self.interpolation, self.antialias = interpolation, antialias
+
+    def transform(self, inpt, params):
+        return F.resize(inpt, params["size"], interpolation=self.interpolation, antialias=self.antialias)
+
+
+class ScaleJitter(_RandomSize):
+    """Large Scale Jitter: the image is scaled to fit target_size (width, height), times a factor
+    drawn uniformly from scale_range."""
+
+    def __init__(self, target_size, scale_range=(0.1, 2.0), interpolation=InterpolationMode.BILINEAR, antialias=True):
+        self.target_size, self.scale_range = target_size, scale_range
+        super().__init__(interpolation, antialias)
+
+    def make_params(self, images):
+        _, height, width = _dims(images[0])
+        lo, hi = self.scale_range
+        torch = _torch()
+        # torchvision scales with a float32 tensor: the same products, rounded the same way.
+        scale = lo + (torch.rand(1) if torch is not None else _rand()) * (hi - lo)
+        r = min(self.target_size[1] / height, self.target_size[0] / width) * scale
+        return dict(size=(int(height * r), int(width * r)))
+
+
+class RandomShortestSize(_RandomSize):
+    """The shorter side becomes one of min_size (drawn uniformly), the longer side at most max_size."""
+
+    def __init__(self, min_size, max_size=None, interpolation=InterpolationMode.BILINEAR, antialias=True):
+        self.min_size = [min_size] if isinstance(min_size, int) else list(min_size)
+        self.max_size = max_size
+        super().__init__(interpolation, antialias)
+
+    def make_params(self, images):
+        _, height, width = _dims(images[0])
+        r = self.min_size[_randint(0, len(self.min_size))] / min(height, width)
+        if self.max_size is not None:
+            r = min(r, self.max_size / max(height, width))
+        return dict(size=(int(height * r), int(width * r)))
+
+
+class RandomResize(_RandomSize):
+    """The shorter side becomes a size drawn uniformly from [min_size, max_size) (max_size
+    excluded, as torchvision draws it)."""
+
+    def __init__(self, min_size, max_size, interpolation=InterpolationMode.BILINEAR, antialias=True):
+        self.min_size, self.max_size = min_size, max_size
+        super().__init__(interpolation, antialias)
+
+    def make_params(self, images):
+        return dict(size=[_randint(self.min_size, self.max_size)])
