@@ -27,6 +27,7 @@ void usage(FILE* out) {
                "  --pipeline SPEC      comma-separated steps (default: %s)\n"
                "  --demo               apply each op on its own and write one PNG per op\n"
                "  --repeat N           run the pipeline N times per image (timing)\n"
+               "  --version            print streamvision's version and exit\n"
                "steps:\n%s",
                kDefaultPipeline, svtool::pipeline_help().c_str());
 }
@@ -92,6 +93,9 @@ int main(int argc, char** argv) {
       demo = true;
     } else if (a == "-h" || a == "--help") {
       usage(stdout);
+      return 0;
+    } else if (a == "--version") {
+      std::printf("streamvision %s\n", sv::version());
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "streamvision: unknown option %s\n", a.c_str());

@@ -8,6 +8,7 @@
 #include "streamvision/core/error.hpp"
 #include "streamvision/core/generator.hpp"
 #include "streamvision/core/half.hpp"
+#include "streamvision/core/optional_list.hpp"
 #include "streamvision/core/registry.hpp"
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
@@ -27,3 +28,4 @@
 #include "streamvision/functional/perspective.hpp"
 #include "streamvision/functional/resize.hpp"
 #include "streamvision/functional/to_dtype.hpp"
+#include "streamvision/version.hpp"

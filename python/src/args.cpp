@@ -88,12 +88,12 @@ std::vector<std::vector<double>> float_lists(nb::handle obj, const char* op, con
   return out;
 }
 
-std::optional<std::vector<std::int64_t>> optional_int_list(nb::handle obj, const char* op, const char* argument) {
+OptionalList<std::int64_t> optional_int_list(nb::handle obj, const char* op, const char* argument) {
   if (obj.is_none()) return std::nullopt;
   return int_list(obj, op, argument);
 }
 
-std::optional<std::vector<double>> optional_float_list(nb::handle obj, const char* op, const char* argument) {
+OptionalList<double> optional_float_list(nb::handle obj, const char* op, const char* argument) {
   if (obj.is_none()) return std::nullopt;
   return float_list(obj, op, argument);
 }

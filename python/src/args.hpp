@@ -19,8 +19,8 @@ std::vector<std::int64_t> int_list(nb::handle obj, const char* op, const char* a
 std::vector<std::vector<double>> float_lists(nb::handle obj, const char* op, const char* argument);
 // Whether obj is list-like (a list, tuple, 1-D array or tensor) rather than a scalar.
 bool is_sequence_arg(nb::handle obj);
-std::optional<std::vector<std::int64_t>> optional_int_list(nb::handle obj, const char* op, const char* argument);
-std::optional<std::vector<double>> optional_float_list(nb::handle obj, const char* op, const char* argument);
+OptionalList<std::int64_t> optional_int_list(nb::handle obj, const char* op, const char* argument);
+OptionalList<double> optional_float_list(nb::handle obj, const char* op, const char* argument);
 // torchvision's InterpolationMode (or anything with a string .value), a name, or a PIL code.
 InterpolationMode interpolation_from_py(nb::handle obj, InterpolationMode fallback, const char* op);
 // None, a number, or a sequence of numbers (one per channel).

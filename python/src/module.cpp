@@ -28,6 +28,7 @@ void translate(const std::exception_ptr& p, void*) {
 NB_MODULE(_C, m) {
   using namespace svpy;
   m.doc() = "streamvision's compiled core: tensors, streams and image ops on the caller's current CUDA stream.";
+  m.attr("__version__") = streamvision::version();  // the file VERSION, through CMake
   unsupported_dtype_error = PyErr_NewExceptionWithDoc(
       "streamvision.UnsupportedDTypeError", "No streamvision kernel for this (op, device, dtype).", PyExc_TypeError, nullptr);
   m.attr("UnsupportedDTypeError") = nb::handle(unsupported_dtype_error);

@@ -25,7 +25,7 @@ from ._C import (
 )
 from . import transforms
 
-__version__ = "0.1.0"
+__version__: str = _C.__version__  # the version of the compiled library (the file VERSION)
 
 __all__ = [
     "Event",

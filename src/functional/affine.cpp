@@ -65,7 +65,7 @@ std::array<double, 2> pair_of(const char* op, const char* argument, const std::v
 }
 
 // (c - size / 2) for a user centre in pixels, (0, 0) (the image centre) otherwise.
-std::array<double, 2> centred(const char* op, const std::optional<std::vector<double>>& center, std::int64_t w,
+std::array<double, 2> centred(const char* op, const OptionalList<double>& center, std::int64_t w,
                               std::int64_t h) {
   if (!center) return {0.0, 0.0};
   const auto c = pair_of(op, "center", *center, "two values [cx, cy]");
@@ -116,7 +116,7 @@ std::array<double, 6> inverse_affine_matrix(const std::array<double, 2>& center,
 
 Tensor affine(const Tensor& image, double angle, const std::vector<double>& translate, double scale,
               const std::vector<double>& shear, InterpolationMode interpolation, const Fill& fill,
-              const std::optional<std::vector<double>>& center, const std::optional<Stream>& stream) {
+              const OptionalList<double>& center, const std::optional<Stream>& stream) {
   constexpr const char* op = "affine";
   detail::check_image(op, image, 3);
   detail::check_finite(op, "angle", angle);
@@ -141,7 +141,7 @@ Tensor affine(const Tensor& image, double angle, const std::vector<double>& tran
 }
 
 Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation, bool expand,
-              const std::optional<std::vector<double>>& center, const Fill& fill, const std::optional<Stream>& stream) {
+              const OptionalList<double>& center, const Fill& fill, const std::optional<Stream>& stream) {
   constexpr const char* op = "rotate";
   detail::check_image(op, image, 3);
   detail::check_finite(op, "angle", angle);

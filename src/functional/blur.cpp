@@ -10,7 +10,7 @@ SV_DEFINE_KERNEL_TABLE(streamvision::ops::GaussianBlur)
 namespace streamvision::functional {
 
 Tensor gaussian_blur(const Tensor& image, const std::vector<std::int64_t>& kernel_size,
-                     const std::optional<std::vector<double>>& sigma, const std::optional<Stream>& stream) {
+                     const OptionalList<double>& sigma, const std::optional<Stream>& stream) {
   constexpr const char* op = ops::GaussianBlur::name;
   detail::check_image(op, image, 3);
   if (kernel_size.size() != 2) {

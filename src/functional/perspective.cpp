@@ -209,7 +209,7 @@ std::array<double, 8> perspective_coefficients(const Points& startpoints, const 
 }
 
 Tensor perspective(const Tensor& image, const std::optional<Points>& startpoints, const std::optional<Points>& endpoints,
-                   InterpolationMode interpolation, const Fill& fill, const std::optional<std::vector<double>>& coefficients,
+                   InterpolationMode interpolation, const Fill& fill, const OptionalList<double>& coefficients,
                    const std::optional<Stream>& stream) {
   detail::check_image(kOp, image, 3);
   std::array<double, 8> coeffs{};

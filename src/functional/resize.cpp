@@ -59,8 +59,7 @@ Tensor resize_to(ops::Resize::Kernel kernel, const Tensor& image, std::int64_t o
 
 }  // namespace
 
-std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t width,
-                                              const std::optional<std::vector<std::int64_t>>& size,
+std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t width, const Size& size,
                                               std::optional<std::int64_t> max_size) {
   // The max_size errors end with torchvision's own sentence in parentheses (its tests match it).
   // torchvision: short, long = (w, h) if w <= h else (h, w)
@@ -106,7 +105,7 @@ std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t 
   return width <= height ? std::vector<std::int64_t>{new_long, new_short} : std::vector<std::int64_t>{new_short, new_long};
 }
 
-Tensor resize(const Tensor& image, const std::optional<std::vector<std::int64_t>>& size, InterpolationMode interpolation,
+Tensor resize(const Tensor& image, const Size& size, InterpolationMode interpolation,
               std::optional<std::int64_t> max_size, std::optional<bool> antialias, const std::optional<Stream>& stream) {
   detail::check_image(kOp, image, 3);
   const std::int64_t h = image.size(-2), w = image.size(-1);

@@ -1,5 +1,7 @@
-// Flips and normalizes a small image through the installed library and checks the values.
+// Flips, normalizes and resizes a small image through the installed library and checks the
+// values; checks that the headers, the library and the file VERSION agree on the version.
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include <streamvision/streamvision.hpp>
@@ -18,7 +20,19 @@ int main() {
       return 1;
     }
   }
-  std::printf("consumer: streamvision found through find_package; built with CUDA: %s; ops OK\n",
-              sv::built_with_cuda() ? "yes" : "no");
+  // Braced sizes: {h, w} and {shorter edge}.
+  const sv::Tensor r = sv::functional::resize(out, {4, 6}, sv::InterpolationMode::Nearest);
+  const sv::Tensor e = sv::functional::resize(out, {4}, sv::InterpolationMode::Nearest);
+  if (r.size(1) != 4 || r.size(2) != 6 || e.size(1) != 4 || e.size(2) != 6) {
+    std::printf("consumer: resize gave the wrong size\n");
+    return 1;
+  }
+  if (std::strcmp(STREAMVISION_VERSION, SV_EXPECTED_VERSION) != 0 || std::strcmp(sv::version(), SV_EXPECTED_VERSION) != 0) {
+    std::printf("consumer: versions differ: header %s, library %s, VERSION %s\n", STREAMVISION_VERSION, sv::version(),
+                SV_EXPECTED_VERSION);
+    return 1;
+  }
+  std::printf("consumer: streamvision %s found through find_package; built with CUDA: %s; ops OK\n",
+              sv::version(), sv::built_with_cuda() ? "yes" : "no");
   return 0;
 }

@@ -53,11 +53,11 @@ namespace functional {
 
 Tensor affine(const Tensor& image, double angle, const std::vector<double>& translate, double scale,
               const std::vector<double>& shear, InterpolationMode interpolation = InterpolationMode::Nearest,
-              const Fill& fill = std::nullopt, const std::optional<std::vector<double>>& center = std::nullopt,
+              const Fill& fill = std::nullopt, const OptionalList<double>& center = std::nullopt,
               const std::optional<Stream>& stream = std::nullopt);
 
 Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation = InterpolationMode::Nearest,
-              bool expand = false, const std::optional<std::vector<double>>& center = std::nullopt,
+              bool expand = false, const OptionalList<double>& center = std::nullopt,
               const Fill& fill = std::nullopt, const std::optional<Stream>& stream = std::nullopt);
 
 // torchvision's _get_inverse_affine_matrix(center, angle, translate, scale, shear): the map from

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "streamvision/core/optional_list.hpp"
 #include "streamvision/core/registry.hpp"
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
@@ -33,7 +34,7 @@ struct GaussianBlur {
 namespace functional {
 
 Tensor gaussian_blur(const Tensor& image, const std::vector<std::int64_t>& kernel_size,
-                     const std::optional<std::vector<double>>& sigma = std::nullopt,
+                     const OptionalList<double>& sigma = std::nullopt,
                      const std::optional<Stream>& stream = std::nullopt);
 
 }  // namespace functional

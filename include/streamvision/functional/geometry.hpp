@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "streamvision/core/optional_list.hpp"
+
 namespace streamvision {
 
 // torchvision.transforms.InterpolationMode. Tensors support Nearest, NearestExact, Bilinear and
@@ -36,7 +38,11 @@ PaddingMode padding_mode_from_string(std::string_view name);
 // A fill value as torchvision takes it: std::nullopt is None, one value is a scalar (or a
 // one-element list), several values are one per channel. For the grid ops None and {0} differ,
 // exactly as in torchvision (with a fill, edge pixels are blended toward the fill by the
-// sampled coverage mask).
-using Fill = std::optional<std::vector<double>>;
+// sampled coverage mask). Written std::nullopt, {0.5}, {114, 114, 114} or as a std::vector.
+using Fill = OptionalList<double>;
+
+// An output size as torchvision's resize takes it: {h, w}, {shorter edge} or std::nullopt (see
+// resize).
+using Size = OptionalList<std::int64_t>;
 
 }  // namespace streamvision

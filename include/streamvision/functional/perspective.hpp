@@ -35,7 +35,7 @@ using Points = std::vector<std::vector<double>>;
 
 Tensor perspective(const Tensor& image, const std::optional<Points>& startpoints, const std::optional<Points>& endpoints,
                    InterpolationMode interpolation = InterpolationMode::Bilinear, const Fill& fill = std::nullopt,
-                   const std::optional<std::vector<double>>& coefficients = std::nullopt,
+                   const OptionalList<double>& coefficients = std::nullopt,
                    const std::optional<Stream>& stream = std::nullopt);
 
 // torchvision's _get_perspective_coeffs: the coefficients mapping endpoints back to startpoints.

@@ -1,10 +1,10 @@
 // resize / resized_crop (torchvision.transforms.v2.functional): resample images [..., C, H, W]
 // to a new height and width.
 //
-// size: {h, w} is exact; {s} sets the shorter edge to s and the longer to int(s * long / short);
-// with max_size, a longer edge above max_size is brought down to it (the shorter one scaled
-// alike); size = std::nullopt needs max_size and sets the longer edge to it. An output of the
-// input's size returns the input itself.
+// size (a Size, written as a braced list): {h, w} is exact; {s} sets the shorter edge to s and
+// the longer to int(s * long / short); with max_size, a longer edge above max_size is brought
+// down to it (the shorter one scaled alike); size = std::nullopt needs max_size and sets the
+// longer edge to it. An output of the input's size returns the input itself.
 //
 // Interpolation: nearest (src = floor(dst * in / out)), nearest-exact (src = floor((dst + 0.5) *
 // in / out)), bilinear and bicubic (align_corners=False sampling, bicubic a = -0.75, borders
@@ -43,7 +43,7 @@ struct Resize {
 
 namespace functional {
 
-Tensor resize(const Tensor& image, const std::optional<std::vector<std::int64_t>>& size,
+Tensor resize(const Tensor& image, const Size& size,
               InterpolationMode interpolation = InterpolationMode::Bilinear,
               std::optional<std::int64_t> max_size = std::nullopt, std::optional<bool> antialias = true,
               const std::optional<Stream>& stream = std::nullopt);
@@ -56,8 +56,7 @@ Tensor resized_crop(const Tensor& image, std::int64_t top, std::int64_t left, st
 
 // The output [height, width] resize would produce for an image of [height, width] (torchvision's
 // _compute_resized_output_size), with its validation.
-std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t width,
-                                              const std::optional<std::vector<std::int64_t>>& size,
+std::vector<std::int64_t> resized_output_size(std::int64_t height, std::int64_t width, const Size& size,
                                               std::optional<std::int64_t> max_size = std::nullopt);
 
 }  // namespace functional
