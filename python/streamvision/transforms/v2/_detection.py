@@ -220,7 +220,7 @@ class RandomIoUCrop(Transform):
                 iou = _iou_with_window(xyxy, left, top, right, bottom)
                 if torch.where(within, iou, float("-inf")).max() < min_iou:
                     continue
-                return dict(top=top, left=left, height=new_h, width=new_w, within=within)
+                return dict(top=top, left=left, height=new_h, width=new_w, is_within_crop_area=within)
 
     def transform(self, inpt, params):
         if not params:
@@ -229,7 +229,7 @@ class RandomIoUCrop(Transform):
         if _sample.kind(out) == "BoundingBoxes":
             import torch
 
-            kept = torch.where(params["within"][:, None], out.as_subclass(torch.Tensor), 0)
+            kept = torch.where(params["is_within_crop_area"][:, None], out.as_subclass(torch.Tensor), 0)
             out = _sample.tv_tensors().wrap(kept, like=out)
         return out
 

@@ -28,7 +28,8 @@ def _is_plain_torch(inpt):
 
 def convert_bounding_box_format(inpt, old_format=None, new_format=None, inplace=False):
     """Boxes in `new_format`; a plain tensor needs `old_format`. inplace=True writes the result into
-    the input where the two formats have the same width (as torchvision's in-place conversion)."""
+    the input where the two formats have the same width; between widths (XYXYXYXY and the 5-value
+    formats) the input is left alone (torchvision's leaves an intermediate format in it)."""
     op = "convert_bounding_box_format"
     if new_format is None:
         raise TypeError(f"{op}() missing 1 required argument: 'new_format'")
