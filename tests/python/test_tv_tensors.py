@@ -561,21 +561,27 @@ def test_detection_pipeline_matches_torchvision():
 def test_cuda_matches_torchvision_cpu(op):
     """Boxes (every format), keypoints and masks on the GPU: torchvision's results (computed on the
     CPU), on the input's device, without a host sync."""
+    displacement = _displacement((H, W)).to("cuda")  # moved before the no-sync section
+
+    def ours_on_gpu(x):
+        return F.elastic(x, displacement) if op == "elastic" else OPS[op](F, x)
+
     for fmt in FORMATS:
         boxes = make_boxes(fmt, 7, torch.float32, "soft", 1, inside=op == "elastic")
-        with torch.cuda.device(0):
-            torch.cuda.set_sync_debug_mode("error")
-            try:
-                ours = OPS[op](F, boxes.to("cuda"))
-            finally:
-                torch.cuda.set_sync_debug_mode("default")
+        on_gpu = boxes.to("cuda")
+        torch.cuda.synchronize()
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            ours = ours_on_gpu(on_gpu)
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
         theirs = OPS[op](TF, boxes)
         assert ours.device.type == "cuda"
         assert_points_close(tv_tensors.wrap(ours.cpu(), like=ours), theirs)
     kp = make_keypoints((5, 2), torch.float32)
-    assert_points_close(tv_tensors.wrap(OPS[op](F, kp.to("cuda")).cpu(), like=kp), OPS[op](TF, kp))
+    assert_points_close(tv_tensors.wrap(ours_on_gpu(kp.to("cuda")).cpu(), like=kp), OPS[op](TF, kp))
     mask = make_mask((3, H, W), torch.int64)
-    assert_mask_equal(tv_tensors.wrap(OPS[op](F, mask.to("cuda")).cpu(), like=mask), OPS[op](TF, mask), op in WARPS)
+    assert_mask_equal(tv_tensors.wrap(ours_on_gpu(mask.to("cuda")).cpu(), like=mask), OPS[op](TF, mask), op in WARPS)
 
 
 @needs_cuda

@@ -82,6 +82,11 @@ _setup_fill = _sample.setup_fill
 _get_fill = _sample.get_fill
 
 
+def _map(obj, fn):
+    """obj with fn applied to each leaf."""
+    return _sample.rebuild(obj, [fn(x) for x in _leaves(obj)])
+
+
 def _keep_type(out, like):
     """A transform's result with `like`'s tv_tensor type, when the transform returned a plain
     tensor for a tv_tensor leaf (a kernel called on it directly)."""

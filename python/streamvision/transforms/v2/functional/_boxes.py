@@ -47,48 +47,39 @@ def _enclosing(points, fmt):
 
 
 # ---- flips ------------------------------------------------------------------------------------------
-def horizontal_flip(b, meta):
-    width = meta.canvas_size[1]
+def _flip(b, meta, axis):
+    """Boxes mirrored across the canvas' vertical (axis 0: x -> W - x) or horizontal (axis 1)
+    centre line. Flips never clamp."""
+    extent = meta.canvas_size[1 - axis]
     f = meta.format
     out = b.clone().reshape(-1, B.WIDTH[f])
-    if f == "XYXY":
-        out = torch.stack([width - out[:, 2], out[:, 1], width - out[:, 0], out[:, 3]], dim=-1)
+    if f == "XYXY":  # the two edges swap
+        low, high = out[:, axis].clone(), out[:, axis + 2].clone()
+        out[:, axis] = extent - high
+        out[:, axis + 2] = extent - low
     elif f == "XYWH":
-        out[:, 0] = width - (out[:, 0] + out[:, 2])
+        out[:, axis] = extent - (out[:, axis] + out[:, axis + 2])
     elif f in ("CXCYWH", "CXCYWHR"):
-        out[:, 0] = width - out[:, 0]
+        out[:, axis] = extent - out[:, axis]
     elif f == "XYXYXYXY":
-        out[:, 0::2] = width - out[:, 0::2]
-        out = out.reshape(-1, 2, 2, 2).flip(2).reshape(-1, 8)  # corner order (2, 1, 4, 3) keeps the winding
-    else:  # XYWHR: the mirrored top-left corner is the old top-right one
+        out[:, axis::2] = extent - out[:, axis::2]
+        out = out.reshape(-1, 2, 2, 2).flip(2).reshape(-1, 8)  # corners (2, 1, 4, 3): the winding is kept
+    else:  # XYWHR: the new first corner is the mirrored second one (w along the angle from the first)
         r = out[:, 4].mul(torch.pi).div(180)
-        out[:, 0] = width - (out[:, 0] + out[:, 2].mul(r.cos()))
-        out[:, 1] = out[:, 1] - out[:, 2].mul(r.sin())
+        second_x, second_y = out[:, 0] + out[:, 2].mul(r.cos()), out[:, 1] - out[:, 2].mul(r.sin())
+        out[:, 0], out[:, 1] = second_x, second_y
+        out[:, axis] = extent - out[:, axis]
     if f in ("XYWHR", "CXCYWHR"):
-        out[:, 4] = -out[:, 4]
+        out[:, 4] = -out[:, 4] if axis == 0 else 180 - out[:, 4]
     return out.reshape(b.shape), meta.canvas_size
+
+
+def horizontal_flip(b, meta):
+    return _flip(b, meta, 0)
 
 
 def vertical_flip(b, meta):
-    height = meta.canvas_size[0]
-    f = meta.format
-    out = b.clone().reshape(-1, B.WIDTH[f])
-    if f == "XYXY":
-        out = torch.stack([out[:, 0], height - out[:, 3], out[:, 2], height - out[:, 1]], dim=-1)
-    elif f == "XYWH":
-        out[:, 1] = height - (out[:, 1] + out[:, 3])
-    elif f in ("CXCYWH", "CXCYWHR"):
-        out[:, 1] = height - out[:, 1]
-    elif f == "XYXYXYXY":
-        out[:, 1::2] = height - out[:, 1::2]
-        out = out.reshape(-1, 2, 2, 2).flip(2).reshape(-1, 8)
-    else:  # XYWHR: the mirrored top-left corner is the old top-right one
-        r = out[:, 4].mul(torch.pi).div(180)
-        out[:, 1] = height - (out[:, 1] - out[:, 2].mul(r.sin()))
-        out[:, 0] = out[:, 0] + out[:, 2].mul(r.cos())
-    if f in ("XYWHR", "CXCYWHR"):
-        out[:, 4] = 180 - out[:, 4]
-    return out.reshape(b.shape), meta.canvas_size
+    return _flip(b, meta, 1)
 
 
 # ---- resize, crop, pad --------------------------------------------------------------------------------

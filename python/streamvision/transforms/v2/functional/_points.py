@@ -23,7 +23,7 @@ def device_constant(values, dtype, device):
     out = torch.empty((len(rows), len(rows[0])), dtype=dtype, device=device)
     for i, row in enumerate(rows):
         for j, v in enumerate(row):
-            out[i, j] = v
+            out[i, j].fill_(v)  # the value is a kernel argument: nothing to copy, capturable
     return out if isinstance(values[0], (list, tuple)) else out[0]
 
 
