@@ -554,6 +554,34 @@ def test_detection_pipeline_matches_torchvision():
     assert cropped > 10  # the random choices did change the samples
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_box_and_keypoint_math_stays_on_the_device(fmt):
+    """Every geometric op on boxes and keypoints runs on "meta" tensors (shapes, no data): so it
+    reads no value back to the host (.item(), bool(), nonzero and masks fail there), takes no
+    data-dependent shape and mixes in no host tensor (a device mismatch there) - what makes it
+    sync-free and CUDA-graph capturable on a GPU. The parameters' device path (fill kernels) runs too."""
+    boxes = make_boxes(fmt, 5, torch.float32, "hard").to("meta")  # hard: the longest clamping path
+    inputs = [boxes] + ([make_keypoints((2, 3, 2), torch.float32).to("meta")] if fmt == "XYXY" else [])
+    for x in inputs:
+        for op in ("horizontal_flip", "vertical_flip", "resize_hw", "resized_crop", "crop_outside", "center_crop",
+                   "pad_4", "rotate_expand", "affine_center", "perspective", "elastic"):  # each code path once
+            out = F.elastic(x, _displacement((H, W)).to("meta")) if op == "elastic" else OPS[op](F, x)
+            assert type(out) is type(x) and out.device.type == "meta", op
+    assert F.convert_bounding_box_format(boxes, new_format=fmt).device.type == "meta"
+    assert F.clamp_bounding_boxes(boxes, clamping_mode="soft").device.type == "meta"
+
+
+def test_device_constants_equal_torch_tensor():
+    """Box parameters reach a GPU through fill kernels (no host-to-device copy); the values must be
+    torch.tensor's, rounding included. The fill path, run here on the CPU:"""
+    from streamvision.transforms.v2.functional import _points
+
+    values = [[0.1, -2.5e-8, 1.0 / 3.0], [123456.789, 3.0, -0.0]]
+    for dtype in (torch.float32, torch.float64, torch.float16):
+        assert torch.equal(_points.filled(values, dtype, "cpu"), torch.tensor(values, dtype=dtype))
+        assert torch.equal(_points.filled(values[0], dtype, "cpu"), torch.tensor(values[0], dtype=dtype))
+
+
 # ---- CUDA ----------------------------------------------------------------------------------------------------------
 @needs_cuda
 @pytest.mark.parametrize("op", ["horizontal_flip", "resize_short", "crop_outside", "pad_4", "rotate_expand", "affine",
@@ -577,17 +605,18 @@ def test_cuda_matches_torchvision_cpu(op):
             torch.cuda.set_sync_debug_mode("default")
         theirs = OPS[op](TF, boxes)
         assert ours.device.type == "cuda"
-        assert_points_close(tv_tensors.wrap(ours.cpu(), like=ours), theirs)
+        assert_points_close(ours.to("cpu"), theirs)  # .to keeps a tv_tensor's type and metadata
     kp = make_keypoints((5, 2), torch.float32)
-    assert_points_close(tv_tensors.wrap(ours_on_gpu(kp.to("cuda")).cpu(), like=kp), OPS[op](TF, kp))
+    assert_points_close(ours_on_gpu(kp.to("cuda")).to("cpu"), OPS[op](TF, kp))
     mask = make_mask((3, H, W), torch.int64)
-    assert_mask_equal(tv_tensors.wrap(ours_on_gpu(mask.to("cuda")).cpu(), like=mask), OPS[op](TF, mask), op in WARPS)
+    assert_mask_equal(ours_on_gpu(mask.to("cuda")).to("cpu"), OPS[op](TF, mask), op in WARPS)
 
 
 @needs_cuda
 def test_cuda_box_ops_capture_in_a_cuda_graph():
     boxes = make_boxes("CXCYWHR", 7, torch.float32, "hard", 1, device="cuda")
     stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
         F.affine(boxes, 20.0, [2, 3], 1.1, [5.0, 1.0])  # warm up outside the capture
         graph = torch.cuda.CUDAGraph()
@@ -595,8 +624,7 @@ def test_cuda_box_ops_capture_in_a_cuda_graph():
             out = F.affine(boxes, 20.0, [2, 3], 1.1, [5.0, 1.0])
     graph.replay()
     torch.cuda.synchronize()
-    assert_points_close(tv_tensors.wrap(out.cpu(), like=out),
-                        TF.affine(boxes.cpu(), 20.0, [2, 3], 1.1, [5.0, 1.0]))
+    assert_points_close(out.to("cpu"), TF.affine(boxes.to("cpu"), 20.0, [2, 3], 1.1, [5.0, 1.0]))
 
 
 @needs_cuda
@@ -611,5 +639,4 @@ def test_cuda_detection_pipeline():
     b = TT.Compose([TT.RandomZoomOut(fill={tv_tensors.Image: (123, 117, 104), "others": 0}), TT.RandomIoUCrop(),
                     TT.RandomHorizontalFlip(p=1), TT.SanitizeBoundingBoxes()])(sample)
     assert all(v.device.type == "cuda" for v in a.values() if isinstance(v, torch.Tensor))
-    assert_samples_match({k: (tv_tensors.wrap(v.cpu(), like=v) if isinstance(v, tv_tensors.TVTensor)
-                              else v.cpu() if isinstance(v, torch.Tensor) else v) for k, v in a.items()}, b)
+    assert_samples_match({k: v.to("cpu") if isinstance(v, torch.Tensor) else v for k, v in a.items()}, b)

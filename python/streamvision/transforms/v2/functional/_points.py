@@ -15,15 +15,20 @@ from . import _geometry_params as P
 
 def device_constant(values, dtype, device):
     """A small constant tensor (nested lists of Python numbers) on `device`: made on the host for
-    CPU tensors, else written element by element with fill kernels (no host-to-device copy).
-    Values are rounded to `dtype` as torch.tensor(values, dtype=dtype) rounds them."""
+    CPU tensors, else written with fill kernels (`filled`), never copied host-to-device. Values are
+    rounded to `dtype` as torch.tensor(values, dtype=dtype) rounds them."""
     if torch.device(device).type == "cpu":
         return torch.tensor(values, dtype=dtype)
+    return filled(values, dtype, device)
+
+
+def filled(values, dtype, device):
+    """device_constant's device path: each value a fill kernel's argument (capturable)."""
     rows = values if isinstance(values[0], (list, tuple)) else [values]
     out = torch.empty((len(rows), len(rows[0])), dtype=dtype, device=device)
     for i, row in enumerate(rows):
         for j, v in enumerate(row):
-            out[i, j].fill_(v)  # the value is a kernel argument: nothing to copy, capturable
+            out[i, j].fill_(v)
     return out if isinstance(values[0], (list, tuple)) else out[0]
 
 
