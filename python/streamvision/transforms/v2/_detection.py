@@ -120,7 +120,11 @@ class SanitizeBoundingBoxes(Transform):
             if label.shape[0] != boxes.shape[0]:
                 raise ValueError(f"SanitizeBoundingBoxes: {boxes.shape[0]} boxes but labels of shape "
                                  f"{tuple(label.shape)} (Number of boxes and labels must match.)")
-        valid = F.sanitize_bounding_boxes(boxes, min_size=self.min_size, min_area=self.min_area)[1]
+        from .functional import _box_meta as B
+
+        fmt = B.format_name("SanitizeBoundingBoxes", "boxes.format", boxes.format)
+        valid = B.valid_mask(boxes.as_subclass(torch.Tensor), fmt, tuple(boxes.canvas_size), self.min_size,
+                             self.min_area)
         params = dict(valid=valid, labels=labels)
         return _sample.rebuild(sample, [self.transform(x, params) for x in flat])
 

@@ -107,7 +107,7 @@ def query_size(flat):
     """(height, width) shared by the images, videos, masks, boxes and keypoints of `flat`."""
     sizes = {tuple(F.get_size(x)) for x in flat if kind(x) in GEOMETRIC_KINDS or is_array(x)}
     if not sizes:
-        raise TypeError("No image, video, mask, bounding box of keypoint was found in the sample")
+        raise TypeError("No image, video, mask, bounding box or keypoint was found in the sample")
     if len(sizes) > 1:
         raise ValueError(f"Found multiple HxW dimensions in the sample: {', '.join(str(s) for s in sorted(sizes))}")
     return sizes.pop()

@@ -8,8 +8,8 @@ A transform applies, with one set of random parameters per call, to the leaves o
 transforms move every tv_tensors.Image, Video, Mask, BoundingBoxes and KeyPoints of a sample
 together (masks with NEAREST, boxes and keypoints with new canvas sizes), photometric ones change
 Images and Videos and pass the rest through; without an Image or Video, the first plain tensor or
-array (torch, numpy, streamvision) is the image; labels and other leaves pass through. tv_tensor
-types streamvision does not know, and PIL images, raise TypeError.
+array (torch, numpy, streamvision) is the image; labels and other leaves pass through. A tv_tensor
+type streamvision does not know raises TypeError in a geometric transform; PIL images always do.
 
 Contract for subclasses: `make_params(targets)` gets the leaves the transform applies to (in
 sample order) and returns the parameters; `transform(leaf, params)` is called once per target,
