@@ -77,8 +77,9 @@ def test_same_parameters_as_torchvision(name):
 @needs_torchvision
 def test_tv_tensors_never_silently_wrong():
     """Images and videos keep their tv_tensor type and match torchvision; labels pass through;
-    boxes, masks and keypoints pass through photometric transforms and make geometric ones raise
-    (they would not move with the image); PIL images raise."""
+    boxes and masks move with geometric transforms as torchvision moves them and pass through
+    photometric ones; tv_tensor types we do not know, and PIL images, raise.
+    (Every op and kind against torchvision: test_tv_tensors.py.)"""
     import PIL.Image
     import torch
     import torchvision.transforms.v2 as TT
@@ -99,11 +100,14 @@ def test_tv_tensors_never_silently_wrong():
     plain, lab = T.RandomVerticalFlip(1.0)(img.as_subclass(torch.Tensor), label)
     assert torch.equal(plain, img.flip(-2)) and lab is label
 
-    for t in [T.RandomHorizontalFlip(1.0), T.Resize(20), T.RandomResizedCrop(16), T.RandomRotation(10), T.Pad(2)]:
-        with pytest.raises(TypeError, match="BoundingBoxes is not supported"):
-            t((img, boxes))
-        with pytest.raises(TypeError, match="Mask is not supported"):
-            t({"image": img, "mask": mask})
+    for make in [lambda M: M.RandomHorizontalFlip(1.0), lambda M: M.Resize(20), lambda M: M.RandomResizedCrop(16),
+                 lambda M: M.RandomRotation(10), lambda M: M.Pad(2)]:
+        torch.manual_seed(0)
+        o_img, o_boxes, o_mask = make(T)((img, boxes, mask))
+        torch.manual_seed(0)
+        w_img, w_boxes, w_mask = make(TT)((img, boxes, mask))
+        assert type(o_boxes) is tv_tensors.BoundingBoxes and o_boxes.canvas_size == w_boxes.canvas_size
+        assert torch.allclose(o_boxes, w_boxes) and type(o_mask) is tv_tensors.Mask and torch.equal(o_mask, w_mask)
     photometric = [(T.ColorJitter(0.5, 0.5, 0.5), TT.ColorJitter(0.5, 0.5, 0.5)),
                    (T.RandomInvert(1.0), TT.RandomInvert(1.0)),
                    (T.ToDtype(torch.float32, scale=True), TT.ToDtype(torch.float32, scale=True))]
@@ -114,5 +118,11 @@ def test_tv_tensors_never_silently_wrong():
         w_img, w_boxes, w_mask = theirs((img, boxes, mask))
         assert type(o_img) is tv_tensors.Image and (o_img.double() - w_img.double()).abs().max() <= 1
         assert o_boxes is boxes and torch.equal(w_boxes, boxes) and o_mask is mask and torch.equal(w_mask, mask)
+
+    class Heatmap(tv_tensors.TVTensor):  # a tv_tensor type of the user's: a geometric op cannot know how it moves
+        pass
+
+    with pytest.raises(TypeError, match="Heatmap is a tv_tensor type streamvision's transforms do not know"):
+        T.RandomHorizontalFlip(1.0)((img, torch.zeros(48, 64).as_subclass(Heatmap)))
     with pytest.raises(TypeError, match="PIL images are not supported"):
         T.RandomHorizontalFlip(1.0)(PIL.Image.new("RGB", (8, 8)))

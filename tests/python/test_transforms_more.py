@@ -292,7 +292,7 @@ def test_augmix_numpy_goes_through_torch():
 
 
 # ---- photometric and resize classes with tv_tensors ---------------------------------------------
-def test_photometric_pass_boxes_and_resizes_refuse_them():
+def test_photometric_pass_boxes_and_resizes_move_them():
     TT = _tv()
     from torchvision import tv_tensors
 
@@ -304,11 +304,15 @@ def test_photometric_pass_boxes_and_resizes_refuse_them():
             a, b = _run_both(getattr(T, name)(), getattr(TT, name)(), (image, boxes, mask), seed=seed)
             assert type(a[0]) is tv_tensors.Image and a[1] is boxes and a[2] is mask
             assert (a[0].int() - b[0].int()).abs().max() <= 1
-    # geometric: refused until the functionals move boxes and masks (never silently wrong)
-    for t in (T.ScaleJitter((32, 32)), T.RandomShortestSize(20), T.RandomResize(10, 20)):
-        with pytest.raises(TypeError, match="BoundingBoxes is not supported"):
-            t(image, boxes)
-        out = t({"image": image, "label": 1})
+    # geometric: boxes and masks move with the image, as torchvision moves them
+    for name, args in (("ScaleJitter", ((32, 32),)), ("RandomShortestSize", (20,)), ("RandomResize", (10, 20))):
+        for seed in range(3):
+            a, b = _run_both(getattr(T, name)(*args), getattr(TT, name)(*args), (image, boxes, mask), seed=seed)
+            assert [type(x) for x in a] == [type(x) for x in b]
+            assert a[0].shape == b[0].shape and torch.equal(a[2], b[2])
+            torch.testing.assert_close(a[1], b[1], rtol=0, atol=1e-4)
+            assert a[1].canvas_size == b[1].canvas_size
+        out = getattr(T, name)(*args)({"image": image, "label": 1})
         assert type(out["image"]) is tv_tensors.Image and out["label"] == 1
 
 

@@ -3,21 +3,28 @@ rules. Parameters are sampled on the host (from torch's global generator when to
 so ``torch.manual_seed`` governs them as it governs torchvision; else from Python's ``random``)
 and then applied with the functional ops, on the caller's current stream.
 
-A transform applies, with one set of random parameters per call, to the images of its input
-(inside tuples, lists and dicts) chosen by torchvision's rules: tv_tensors.Image and Video (their
-type is kept), else the first plain tensor or array (torch, numpy, streamvision); later plain
-tensors (labels) and non-tensor leaves pass through. Boxes, masks and keypoints pass through the
-photometric transforms and make the geometric ones raise TypeError (not supported yet); PIL
-images raise TypeError.
+A transform applies, with one set of random parameters per call, to the leaves of its input
+(inside tuples, lists and dicts) chosen by torchvision's rules (_sample.targets): geometric
+transforms move every tv_tensors.Image, Video, Mask, BoundingBoxes and KeyPoints of a sample
+together (masks with NEAREST, boxes and keypoints with new canvas sizes), photometric ones change
+Images and Videos and pass the rest through; without an Image or Video, the first plain tensor or
+array (torch, numpy, streamvision) is the image; labels and other leaves pass through. A tv_tensor
+type streamvision does not know raises TypeError in a geometric transform; PIL images always do.
+
+Contract for subclasses: `make_params(targets)` gets the leaves the transform applies to (in
+sample order) and returns the parameters; `transform(leaf, params)` is called once per target,
+with the leaf's tv_tensor type intact (the functionals dispatch on it; a plain result is given the
+leaf's type back). Photometric transforms set `_passes_through_tv_tensors = True`.
 """
 
 import math
 import numbers
 import random
-import struct
 import sys
 from collections.abc import Sequence
+import warnings
 
+from . import _sample
 from . import functional as F
 from ._interpolation import InterpolationMode
 
@@ -52,14 +59,22 @@ def _randint(low, high):
     return int(t.randint(low, high, size=(1,))) if t is not None else random.randrange(low, high)
 
 
+def _rand_n(n):
+    """n numbers in [0, 1) drawn as torch.rand(n) draws them (float32 values, as Python floats)."""
+    t = _torch()
+    if t is not None:
+        return t.rand(n).tolist()
+    from .functional._geometry_params import f32
+
+    return [f32(random.random()) for _ in range(n)]
+
+
 def _randperm(n):
     t = _torch()
     return t.randperm(n).tolist() if t is not None else random.sample(range(n), n)
 
 
-def _f32(x):
-    """x rounded to float32, as torch rounds a Python number it compares with a float32 tensor."""
-    return struct.unpack("f", struct.pack("f", x))[0]
+from .functional._geometry_params import f32 as _f32  # noqa: E402  (x rounded to float32, as torch rounds it)
 
 
 def _coin(p, inclusive=False):
@@ -77,64 +92,36 @@ def _multinomial1(weights):
     return random.choices(range(len(weights)), weights=weights)[0]
 
 
-# ---- structure handling -----------------------------------------------------------------------
+# ---- structure handling (_sample) ------------------------------------------------------------
+
+
 def _is_array(x):
-    """A plain tensor or array: torch tensors, numpy arrays, streamvision tensors, any DLPack or
-    CUDA Array Interface exporter."""
-    if hasattr(x, "__dlpack__") or hasattr(x, "__cuda_array_interface__"):
-        return True
-    return type(x).__module__.startswith("numpy") and hasattr(x, "shape")
+    """Any tensor or array, tv_tensors included (torch, numpy, streamvision, DLPack / CUDA Array
+    Interface exporters); _sample.is_array is the plain ones only."""
+    return _sample.is_array(x) or _sample.kind(x) is not None
 
-
-def _tv_tensors():
-    return sys.modules.get("torchvision.tv_tensors")  # tv_tensors exist only once torchvision is imported
-
-
-def _leaves(obj, out):
-    """The leaves of tuples, lists and dicts, in order (torchvision's pytree order)."""
-    if isinstance(obj, (list, tuple)):
-        for o in obj:
-            _leaves(o, out)
-    elif isinstance(obj, dict):
-        for o in obj.values():
-            _leaves(o, out)
-    else:
-        out.append(obj)
-    return out
+_tv_tensors = _sample.tv_tensors
+_leaves = _sample.leaves
+_query_size = _sample.query_size
+_setup_fill = _sample.setup_fill
+_get_fill = _sample.get_fill
 
 
 def _map(obj, fn):
-    if isinstance(obj, tuple):
-        return tuple(_map(o, fn) for o in obj)
-    if isinstance(obj, list):
-        return [_map(o, fn) for o in obj]
-    if isinstance(obj, dict):
-        return {k: _map(v, fn) for k, v in obj.items()}
-    return fn(obj)
+    """obj with fn applied to each leaf."""
+    return _sample.rebuild(obj, [fn(x) for x in _leaves(obj)])
 
 
-def _targets(transform, leaves):
-    """The leaves `transform` applies to, by torchvision's rules: tv_tensors.Image and Video; else
-    the first plain tensor/array of the sample (later ones, such as labels, pass through), and no
-    plain tensor at all when the sample holds an Image or Video. Other tv_tensors (boxes, masks,
-    keypoints) pass through photometric transforms, as in torchvision, and are refused by geometric
-    ones (streamvision's transforms do not move them yet: they would come back silently wrong).
-    PIL images are refused."""
+def _keep_type(out, like):
+    """A transform's result with `like`'s tv_tensor type, when the transform returned a plain
+    tensor for a tv_tensor leaf (a kernel called on it directly)."""
     tv = _tv_tensors()
-    images = [x for x in leaves if tv is not None and isinstance(x, (tv.Image, tv.Video))]
-    for x in leaves:
-        if tv is not None and isinstance(x, tv.TVTensor) and not isinstance(x, (tv.Image, tv.Video)) \
-                and not transform._passes_through_tv_tensors:
-            raise TypeError(f"{type(transform).__name__}: {type(x).__name__} is not supported by streamvision's "
-                            "transforms yet (it would not move with the image); use torchvision's transforms with "
-                            "streamvision.torchvision.enable()")
-        if type(x).__module__.startswith("PIL."):
-            raise TypeError(f"{type(transform).__name__}: PIL images are not supported; convert them to tensors "
-                            "first (torchvision.transforms.v2.functional.pil_to_tensor or ToImage)")
-    if not images:
-        first = next((x for x in leaves if _is_array(x) and not (tv is not None and isinstance(x, tv.TVTensor))), None)
-        images = [] if first is None else [first]
-    return images
+    if tv is None or not isinstance(like, tv.TVTensor) or isinstance(out, tv.TVTensor):
+        return out
+    if isinstance(out, (tuple, list)):
+        return type(out)(_keep_type(o, like) for o in out)
+    torch = _torch()
+    return tv.wrap(out, like=like) if torch is not None and isinstance(out, torch.Tensor) else out
 
 
 def _is_pil(x):
@@ -181,15 +168,9 @@ def _require_torch(what):
     return torch
 
 
-def _apply(image, fn):
-    """fn on a leaf, keeping a tv_tensor's type (torchvision's wrap)."""
-    tv = _tv_tensors()
-    if tv is not None and isinstance(image, tv.TVTensor):
-        out = fn(image.as_subclass(_torch().Tensor))
-        if isinstance(out, (tuple, list)):
-            return type(out)(tv.wrap(o, like=image) for o in out)
-        return tv.wrap(out, like=image)
-    return fn(image)
+def _targets(transform, leaves):
+    """The leaves `transform` applies to (torchvision's rules, _sample.targets)."""
+    return [x for x, chosen in zip(leaves, _sample.targets(transform, leaves)) if chosen]
 
 
 def _setup_size(size, name="size"):
@@ -225,25 +206,36 @@ def _dims(x):
 
 # ---- base classes ------------------------------------------------------------------------------
 class Transform:
-    """Samples parameters once per call (make_params) and applies them to every image leaf."""
+    """Samples parameters once per call (make_params) and applies them to every target leaf."""
 
-    def make_params(self, images):
+    # Photometric transforms leave masks, boxes and keypoints as they are (torchvision does too).
+    _passes_through_tv_tensors = False
+    # Transforms of one tv_tensor kind set this to those kinds' names (e.g. ("BoundingBoxes",)).
+    _only_tv_tensors = None
+
+    def check_inputs(self, flat_inputs):
+        """Raises for samples the transform cannot take (all leaves, before anything is drawn)."""
+
+    def make_params(self, flat_inputs):
         return {}
 
-    def transform(self, image, params):
+    def transform(self, inpt, params):
         raise NotImplementedError
 
-    # Photometric transforms leave boxes, masks and keypoints as they are (torchvision does too).
-    _passes_through_tv_tensors = False
+    def _draw_applies(self):
+        """Whether this call applies the transform (random transforms draw here)."""
+        return True
 
     def __call__(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
-        images = _targets(self, _leaves(sample, []))
-        if not images:
+        flat = _leaves(sample)
+        self.check_inputs(flat)
+        chosen = _sample.targets(self, flat)
+        if not self._draw_applies() or not any(chosen):
             return sample
-        params = self.make_params(images)
-        chosen = {id(x) for x in images}
-        return _map(sample, lambda x: _apply(x, lambda t: self.transform(t, params)) if id(x) in chosen else x)
+        params = self.make_params([x for x, c in zip(flat, chosen) if c])
+        return _sample.rebuild(sample, [_keep_type(self.transform(x, params), x) if c else x
+                                        for x, c in zip(flat, chosen)])
 
     def __repr__(self):
         extra = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
@@ -258,11 +250,8 @@ class _RandomApplied(Transform):
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
         self.p = p
 
-    def __call__(self, *inputs):
-        sample = inputs if len(inputs) > 1 else inputs[0]
-        if not _coin(self.p):  # drawn even for p == 1, as torchvision does (same random stream)
-            return sample
-        return super().__call__(*inputs)
+    def _draw_applies(self):
+        return _coin(self.p)  # drawn even for p == 1, as torchvision does (same random stream)
 
 
 def _check_transforms(transforms, module_list=False):
@@ -350,14 +339,18 @@ class Lambda(Transform):
 
 
 # ---- geometry ----------------------------------------------------------------------------------
+# Every geometric transform moves all images, videos, masks, boxes and keypoints of a sample with
+# the same parameters (the functionals dispatch on each leaf's type). `fill` is a number, a
+# sequence, None or a dict per tv_tensor type ({tv_tensors.Image: 127, tv_tensors.Mask: 0},
+# "others" for the rest), as torchvision's.
 class RandomHorizontalFlip(_RandomApplied):
-    def transform(self, image, params):
-        return F.horizontal_flip(image)
+    def transform(self, inpt, params):
+        return F.horizontal_flip(inpt)
 
 
 class RandomVerticalFlip(_RandomApplied):
-    def transform(self, image, params):
-        return F.vertical_flip(image)
+    def transform(self, inpt, params):
+        return F.vertical_flip(inpt)
 
 
 class Resize(Transform):
@@ -365,8 +358,8 @@ class Resize(Transform):
         self.size = [size] if isinstance(size, int) else (list(size) if size is not None else None)
         self.interpolation, self.max_size, self.antialias = interpolation, max_size, antialias
 
-    def transform(self, image, params):
-        return F.resize(image, self.size, interpolation=self.interpolation, max_size=self.max_size,
+    def transform(self, inpt, params):
+        return F.resize(inpt, self.size, interpolation=self.interpolation, max_size=self.max_size,
                         antialias=self.antialias)
 
 
@@ -374,41 +367,59 @@ class CenterCrop(Transform):
     def __init__(self, size):
         self.size = _setup_size(size)
 
-    def transform(self, image, params):
-        return F.center_crop(image, self.size)
+    def transform(self, inpt, params):
+        return F.center_crop(inpt, self.size)
 
 
-class FiveCrop(Transform):
+class _MultiCrop(Transform):
+    """FiveCrop and TenCrop: images and videos become tuples of crops. Boxes and masks cannot
+    follow (TypeError, as in torchvision); keypoints pass through with torchvision's warning."""
+
+    def check_inputs(self, flat_inputs):
+        if any(_sample.kind(x) in ("BoundingBoxes", "Mask") for x in flat_inputs):
+            raise TypeError(f"BoundingBoxes'es and Mask's are not supported by {type(self).__name__}()")
+
+    def transform(self, inpt, params):
+        if _sample.kind(inpt) == "KeyPoints":
+            warnings.warn(f"{type(self).__name__}() is currently passing through inputs of type "
+                          "tv_tensors.KeyPoints. This will likely change in the future.")
+            return inpt
+        return self._crops(inpt)
+
+
+class FiveCrop(_MultiCrop):
     def __init__(self, size):
         self.size = _setup_size(size)
 
-    def transform(self, image, params):
-        return F.five_crop(image, self.size)
+    def _crops(self, inpt):
+        return F.five_crop(inpt, self.size)
 
 
-class TenCrop(Transform):
+class TenCrop(_MultiCrop):
     def __init__(self, size, vertical_flip=False):
         self.size, self.vertical_flip = _setup_size(size), vertical_flip
 
-    def transform(self, image, params):
-        return F.ten_crop(image, self.size, vertical_flip=self.vertical_flip)
+    def _crops(self, inpt):
+        return F.ten_crop(inpt, self.size, vertical_flip=self.vertical_flip)
 
 
 class Pad(Transform):
     def __init__(self, padding, fill=0, padding_mode="constant"):
         self.padding, self.fill, self.padding_mode = padding, fill, padding_mode
+        self._fill = _setup_fill(fill)
 
-    def transform(self, image, params):
-        return F.pad(image, self.padding, fill=self.fill, padding_mode=self.padding_mode)
+    def transform(self, inpt, params):
+        return F.pad(inpt, self.padding, fill=_get_fill(self._fill, inpt), padding_mode=self.padding_mode)
 
 
 class RandomCrop(Transform):
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
         self.size = _setup_size(size)
         self.padding, self.pad_if_needed, self.fill, self.padding_mode = padding, pad_if_needed, fill, padding_mode
+        self._fill = _setup_fill(fill)
 
-    def make_params(self, images):
-        _, h, w = _dims(images[0])
+    def make_params(self, flat_inputs):
+        h, w = _query_size(flat_inputs)
         pad = [0, 0, 0, 0]  # left, top, right, bottom
         if self.padding is not None:
             p = [self.padding] if isinstance(self.padding, int) else list(self.padding)
@@ -428,14 +439,17 @@ class RandomCrop(Transform):
                 w += 2 * diff
         if h < ch or w < cw:
             raise ValueError(f"Required crop size {(ch, cw)} is larger than input image size {(h, w)}")
-        top = _randint(0, h - ch + 1)
-        left = _randint(0, w - cw + 1)
-        return dict(padding=pad if any(pad) else None, top=top, left=left)
+        # torchvision draws an offset only along an axis with room to move (and crops only then)
+        top = _randint(0, h - ch + 1) if h > ch else 0
+        left = _randint(0, w - cw + 1) if w > cw else 0
+        return dict(padding=pad if any(pad) else None, crop=h > ch or w > cw, top=top, left=left)
 
-    def transform(self, image, params):
+    def transform(self, inpt, params):
         if params["padding"] is not None:
-            image = F.pad(image, params["padding"], fill=self.fill, padding_mode=self.padding_mode)
-        return F.crop(image, params["top"], params["left"], *self.size)
+            inpt = F.pad(inpt, params["padding"], fill=_get_fill(self._fill, inpt), padding_mode=self.padding_mode)
+        if params["crop"]:
+            inpt = F.crop(inpt, params["top"], params["left"], *self.size)
+        return inpt
 
 
 class RandomResizedCrop(Transform):
@@ -446,8 +460,8 @@ class RandomResizedCrop(Transform):
             raise ValueError("Scale and ratio should be of kind (min, max)")
         self.scale, self.ratio, self.interpolation, self.antialias = scale, ratio, interpolation, antialias
 
-    def make_params(self, images):
-        _, height, width = _dims(images[0])
+    def make_params(self, flat_inputs):
+        height, width = _query_size(flat_inputs)
         area = height * width
         torch = _torch()
         log_ratio = torch.log(torch.tensor(self.ratio)) if torch is not None else (math.log(self.ratio[0]), math.log(self.ratio[1]))
@@ -470,8 +484,8 @@ class RandomResizedCrop(Transform):
             w, h = width, height
         return dict(top=(height - h) // 2, left=(width - w) // 2, height=h, width=w)
 
-    def transform(self, image, params):
-        return F.resized_crop(image, params["top"], params["left"], params["height"], params["width"], self.size,
+    def transform(self, inpt, params):
+        return F.resized_crop(inpt, params["top"], params["left"], params["height"], params["width"], self.size,
                               interpolation=self.interpolation, antialias=self.antialias)
 
 
@@ -489,13 +503,14 @@ class RandomRotation(Transform):
     def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
         self.degrees = _degrees(degrees)
         self.interpolation, self.expand, self.center, self.fill = interpolation, expand, center, fill
+        self._fill = _setup_fill(fill)
 
-    def make_params(self, images):
+    def make_params(self, flat_inputs):
         return dict(angle=_uniform(self.degrees[0], self.degrees[1]))
 
-    def transform(self, image, params):
-        return F.rotate(image, params["angle"], interpolation=self.interpolation, expand=self.expand,
-                        center=self.center, fill=self.fill)
+    def transform(self, inpt, params):
+        return F.rotate(inpt, params["angle"], interpolation=self.interpolation, expand=self.expand,
+                        center=self.center, fill=_get_fill(self._fill, inpt))
 
 
 class RandomAffine(Transform):
@@ -506,9 +521,10 @@ class RandomAffine(Transform):
         if shear is not None:
             shear = list(_degrees(shear, "shear")) if isinstance(shear, numbers.Number) or len(shear) == 2 else list(shear)
         self.shear, self.interpolation, self.fill, self.center = shear, interpolation, fill, center
+        self._fill = _setup_fill(fill)
 
-    def make_params(self, images):
-        _, h, w = _dims(images[0])
+    def make_params(self, flat_inputs):
+        h, w = _query_size(flat_inputs)
         angle = _uniform(self.degrees[0], self.degrees[1])
         if self.translate is not None:
             max_dx, max_dy = self.translate[0] * w, self.translate[1] * h
@@ -523,9 +539,9 @@ class RandomAffine(Transform):
                 shear_y = _uniform(self.shear[2], self.shear[3])
         return dict(angle=angle, translate=translate, scale=scale, shear=[shear_x, shear_y])
 
-    def transform(self, image, params):
-        return F.affine(image, params["angle"], params["translate"], params["scale"], params["shear"],
-                        interpolation=self.interpolation, fill=self.fill, center=self.center)
+    def transform(self, inpt, params):
+        return F.affine(inpt, params["angle"], params["translate"], params["scale"], params["shear"],
+                        interpolation=self.interpolation, fill=_get_fill(self._fill, inpt), center=self.center)
 
 
 class RandomPerspective(_RandomApplied):
@@ -534,9 +550,10 @@ class RandomPerspective(_RandomApplied):
         if not 0 <= distortion_scale <= 1:
             raise ValueError("Argument distortion_scale value should be between 0 and 1")
         self.distortion_scale, self.interpolation, self.fill = distortion_scale, interpolation, fill
+        self._fill = _setup_fill(fill)
 
-    def make_params(self, images):
-        _, height, width = _dims(images[0])
+    def make_params(self, flat_inputs):
+        height, width = _query_size(flat_inputs)
         d = self.distortion_scale
         half_h, half_w = height // 2, width // 2
         bound_h, bound_w = int(d * half_h) + 1, int(d * half_w) + 1
@@ -547,40 +564,41 @@ class RandomPerspective(_RandomApplied):
         start = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
         return dict(startpoints=start, endpoints=[tl, tr, br, bl])
 
-    def transform(self, image, params):
-        return F.perspective(image, params["startpoints"], params["endpoints"], interpolation=self.interpolation,
-                             fill=self.fill)
+    def transform(self, inpt, params):
+        return F.perspective(inpt, params["startpoints"], params["endpoints"], interpolation=self.interpolation,
+                             fill=_get_fill(self._fill, inpt))
 
 
 class ElasticTransform(Transform):
-    """The displacement field is drawn with torch (or numpy) on the host, as torchvision does."""
+    """The displacement field is drawn with torch on the host, as torchvision does."""
 
     def __init__(self, alpha=50.0, sigma=5.0, interpolation=InterpolationMode.BILINEAR, fill=0):
         self.alpha = [float(alpha)] * 2 if isinstance(alpha, numbers.Number) else [float(a) for a in alpha]
         self.sigma = [float(sigma)] * 2 if isinstance(sigma, numbers.Number) else [float(s) for s in sigma]
         self.interpolation, self.fill = interpolation, fill
+        self._fill = _setup_fill(fill)
 
-    def make_params(self, images):
+    def make_params(self, flat_inputs):
         torch = _torch()
         if torch is None:
             raise RuntimeError("ElasticTransform draws its displacement field with torch")
-        _, h, w = _dims(images[0])
+        h, w = _query_size(flat_inputs)
         fields = []
         for axis, size in ((0, w), (1, h)):
             d = torch.rand([1, 1, h, w]) * 2 - 1
             if self.sigma[axis] > 0.0:
                 k = int(8 * self.sigma[axis] + 1)
                 k += 1 - k % 2
-                d = F.gaussian_blur(d, [k, k], [self.sigma[axis]])
+                d = F.gaussian_blur(d, [k, k], list(self.sigma))  # both sigmas for each field, as torchvision
             fields.append(d * self.alpha[axis] / size)
         displacement = torch.concat(fields, 1).permute([0, 2, 3, 1])
         return dict(displacement=displacement)
 
-    def transform(self, image, params):
+    def transform(self, inpt, params):
         displacement = params["displacement"]
-        if hasattr(image, "device") and str(getattr(image, "device", "cpu")) != "cpu" and hasattr(displacement, "to"):
-            displacement = displacement.to(image.device, non_blocking=True)
-        return F.elastic(image, displacement, interpolation=self.interpolation, fill=self.fill)
+        if hasattr(inpt, "device") and str(getattr(inpt, "device", "cpu")) != "cpu" and hasattr(displacement, "to"):
+            displacement = displacement.to(inpt.device, non_blocking=True)
+        return F.elastic(inpt, displacement, interpolation=self.interpolation, fill=_get_fill(self._fill, inpt))
 
 
 # ---- colour ------------------------------------------------------------------------------------
@@ -775,5 +793,5 @@ class Normalize(Transform):
 
 for _photometric in (ColorJitter, Grayscale, RandomGrayscale, GaussianBlur, GaussianNoise, RandomInvert, RandomPosterize,
                      RandomSolarize, RandomAutocontrast, RandomEqualize, RandomAdjustSharpness, RandomErasing, ToDtype,
-                     Normalize):
+                     Normalize, Lambda):
     _photometric._passes_through_tv_tensors = True

@@ -1,7 +1,13 @@
 """Functional ops with torchvision.transforms.v2.functional's names, parameters and defaults,
 plus a keyword-only ``stream=``. Each accepts torch tensors (returning torch tensors, on the
 caller's current stream), numpy arrays, streamvision.Tensor and any DLPack / CUDA Array
-Interface / buffer exporter, and returns the same kind."""
+Interface / buffer exporter, and returns the same kind.
+
+The geometric ops (and get_size) also dispatch on torchvision's tv_tensors as torchvision does:
+Image and Video through the image kernels, Mask with NEAREST, BoundingBoxes (every format) and
+KeyPoints by torch math on their device, each keeping its type and metadata (_geometry). The
+box/keypoint functionals (format conversion, clamping, sanitizing) are in _meta. The other ops
+are the C++ image kernels as they are (_kernels)."""
 
 from ._kernels import (
     adjust_brightness,
@@ -10,37 +16,45 @@ from ._kernels import (
     adjust_hue,
     adjust_saturation,
     adjust_sharpness,
-    affine,
     autocontrast,
-    center_crop,
-    crop,
-    elastic,
     equalize,
     erase,
-    five_crop,
     gaussian_blur,
     gaussian_noise,
     get_dimensions,
     get_num_channels,
-    get_size,
     grayscale_to_rgb,
-    horizontal_flip,
     invert,
     normalize,
-    pad,
     permute_channels,
-    perspective,
     posterize,
-    resize,
-    resized_crop,
     rgb_to_grayscale,
-    rotate,
     solarize,
-    ten_crop,
     to_channels_last,
     to_contiguous,
     to_dtype,
+)
+from ._geometry import (
+    affine,
+    center_crop,
+    crop,
+    elastic,
+    five_crop,
+    horizontal_flip,
+    pad,
+    perspective,
+    resize,
+    resized_crop,
+    rotate,
+    ten_crop,
     vertical_flip,
+)
+from ._meta import (
+    clamp_bounding_boxes,
+    clamp_keypoints,
+    convert_bounding_box_format,
+    get_size,
+    sanitize_bounding_boxes,
 )
 
 from .._interpolation import InterpolationMode
@@ -49,5 +63,6 @@ from .._interpolation import InterpolationMode
 hflip = horizontal_flip
 vflip = vertical_flip
 to_grayscale = rgb_to_grayscale
+elastic_transform = elastic
 
 __all__ = [name for name in dir() if not name.startswith("_")]

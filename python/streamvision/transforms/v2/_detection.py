@@ -1,0 +1,256 @@
+"""Transforms that exist for detection samples (images with boxes, masks, keypoints, labels):
+the box/keypoint bookkeeping ones (ClampBoundingBoxes, ClampKeyPoints, ConvertBoundingBoxFormat,
+SanitizeBoundingBoxes) and the SSD-style RandomZoomOut and RandomIoUCrop, with torchvision 0.26's
+parameters, random choices (the same draws from torch's generator, so the same crops under the
+same torch.manual_seed) and results.
+
+RandomIoUCrop decides on the boxes' values (is a crop good enough?) and SanitizeBoundingBoxes
+returns as many boxes as are valid: both read data back to the host, as torchvision's do; the
+other transforms here do not.
+"""
+
+import collections.abc
+
+from . import _sample
+from . import functional as F
+from ._transforms import Transform, _RandomApplied, _get_fill, _query_size, _rand_n, _setup_fill
+
+__all__ = ["ClampBoundingBoxes", "ClampKeyPoints", "ConvertBoundingBoxFormat", "SanitizeBoundingBoxes",
+           "RandomZoomOut", "RandomIoUCrop"]
+
+
+class ConvertBoundingBoxFormat(Transform):
+    """Boxes converted to `format` (a BoundingBoxFormat or its name)."""
+
+    _only_tv_tensors = ("BoundingBoxes",)
+
+    def __init__(self, format):
+        self.format = format
+
+    def transform(self, inpt, params):
+        return F.convert_bounding_box_format(inpt, new_format=self.format)
+
+
+class ClampBoundingBoxes(Transform):
+    """Boxes clamped to their canvas; clamping_mode "auto" uses each box tensor's own mode."""
+
+    _only_tv_tensors = ("BoundingBoxes",)
+
+    def __init__(self, clamping_mode="auto"):
+        self.clamping_mode = clamping_mode
+
+    def transform(self, inpt, params):
+        return F.clamp_bounding_boxes(inpt, clamping_mode=self.clamping_mode)
+
+
+class ClampKeyPoints(Transform):
+    """Keypoints held inside their canvas."""
+
+    _only_tv_tensors = ("KeyPoints",)
+
+    def transform(self, inpt, params):
+        return F.clamp_keypoints(inpt)
+
+
+# ---- SanitizeBoundingBoxes ----------------------------------------------------------------------
+def _default_labels(sample):
+    """torchvision's labels_getter="default": the second item of a tuple/list sample if that is a
+    tensor, else the "labels" entry (any case), else the first key containing "label", of the
+    sample's dict or of its second item."""
+    import torch
+
+    if isinstance(sample, (tuple, list)):
+        sample = sample[1]
+    if isinstance(sample, torch.Tensor) and _sample.kind(sample) is None:
+        return sample
+    if not isinstance(sample, collections.abc.Mapping):
+        raise ValueError("SanitizeBoundingBoxes: labels_getter='default' expects a dict, or a two-tuple whose second "
+                         f"item is a dict or a tensor, got {type(sample).__name__} (When using the default "
+                         "labels_getter, the input passed to forward must be a dictionary or a two-tuple whose second "
+                         "item is a dictionary or a tensor.)")
+    keys = list(sample.keys())
+    key = next((k for k in keys if k.lower() == "labels"), None)
+    if key is None:
+        key = next((k for k in keys if "label" in k.lower()), None)
+    if key is None:
+        raise ValueError("SanitizeBoundingBoxes: could not find the labels in the sample (no 'labels' key); pass a "
+                         "callable as labels_getter, or labels_getter=None if the sample has no labels (Could not "
+                         "infer where the labels are in the sample.)")
+    return sample[key]
+
+
+class SanitizeBoundingBoxes(Transform):
+    """Drops boxes smaller than min_size or min_area or reaching outside their canvas, and with them
+    the matching labels (labels_getter: "default", a callable returning a tensor or a tuple/list of
+    tensors, or None) and per-instance masks ([N, H, W] with N boxes; other masks pass through)."""
+
+    def __init__(self, min_size=1.0, min_area=1.0, labels_getter="default"):
+        if min_size < 1:
+            raise ValueError(f"SanitizeBoundingBoxes: argument 'min_size': expected >= 1, got {min_size} "
+                             f"(min_size must be >= 1, got {min_size}.)")
+        if min_area < 1:
+            raise ValueError(f"SanitizeBoundingBoxes: argument 'min_area': expected >= 1, got {min_area} "
+                             f"(min_area must be >= 1, got {min_area}.)")
+        self.min_size, self.min_area, self.labels_getter = min_size, min_area, labels_getter
+        if labels_getter == "default":
+            self._labels_getter = _default_labels
+        elif callable(labels_getter):
+            self._labels_getter = labels_getter
+        elif labels_getter is None:
+            self._labels_getter = lambda sample: None
+        else:
+            raise ValueError("SanitizeBoundingBoxes: argument 'labels_getter': expected 'default', a callable or "
+                             f"None, got {labels_getter!r}")
+
+    def __call__(self, *inputs):
+        import torch
+
+        sample = inputs if len(inputs) > 1 else inputs[0]
+        labels = self._labels_getter(sample)
+        if labels is not None:
+            if isinstance(labels, torch.Tensor):
+                labels = (labels,)
+            elif not (isinstance(labels, (tuple, list)) and all(isinstance(t, torch.Tensor) for t in labels)):
+                raise ValueError("SanitizeBoundingBoxes: the labels must be a tensor, a tuple/list of tensors or None, "
+                                 f"got {type(labels).__name__} (The labels in the input to forward() must be a tensor "
+                                 "or None.)")
+        flat = _sample.leaves(sample)
+        boxes = _sample.find(flat, "BoundingBoxes", "SanitizeBoundingBoxes")
+        for label in labels or ():
+            if label.shape[0] != boxes.shape[0]:
+                raise ValueError(f"SanitizeBoundingBoxes: {boxes.shape[0]} boxes but labels of shape "
+                                 f"{tuple(label.shape)} (Number of boxes and labels must match.)")
+        from .functional import _box_meta as B
+
+        fmt = B.format_name("SanitizeBoundingBoxes", "boxes.format", boxes.format)
+        valid = B.valid_mask(boxes.as_subclass(torch.Tensor), fmt, tuple(boxes.canvas_size), self.min_size,
+                             self.min_area)
+        params = dict(valid=valid, labels=labels)
+        return _sample.rebuild(sample, [self.transform(x, params) for x in flat])
+
+    def transform(self, inpt, params):
+        is_label = params["labels"] is not None and any(inpt is label for label in params["labels"])
+        k = _sample.kind(inpt)
+        if not (is_label or k in ("BoundingBoxes", "Mask")):
+            return inpt
+        try:
+            out = inpt[params["valid"]]
+        except IndexError:  # a mask that is not one per box (e.g. a semantic [H, W] mask)
+            return inpt
+        return out if is_label else _sample.tv_tensors().wrap(out, like=inpt)
+
+
+# ---- SSD-style zoom out and IoU crop -----------------------------------------------------------------
+class RandomZoomOut(_RandomApplied):
+    """Places the sample on a canvas side_range times larger (a random factor and position),
+    filled with `fill` (per tv_tensor type, as Pad's)."""
+
+    def __init__(self, fill=0, side_range=(1.0, 4.0), p=0.5):
+        super().__init__(p)
+        if not isinstance(side_range, (tuple, list)) or len(side_range) != 2:
+            raise TypeError(f"RandomZoomOut: argument 'side_range': expected a sequence of two numbers, got "
+                            f"{side_range!r}")
+        if side_range[0] < 1.0 or side_range[0] > side_range[1]:
+            raise ValueError(f"RandomZoomOut: argument 'side_range': expected 1 <= min <= max, got {side_range} "
+                             f"(Invalid side range provided {side_range}.)")
+        self.fill, self.side_range = fill, side_range
+        self._fill = _setup_fill(fill)
+
+    def make_params(self, flat_inputs):
+        from .functional._geometry_params import f32
+
+        orig_h, orig_w = _query_size(flat_inputs)
+        # float32 arithmetic, as torchvision's tensors compute it
+        r = f32(f32(self.side_range[0]) + f32(_rand_n(1)[0] * f32(self.side_range[1] - self.side_range[0])))
+        canvas_w, canvas_h = int(f32(orig_w * r)), int(f32(orig_h * r))
+        rx, ry = _rand_n(2)
+        left = int(f32((canvas_w - orig_w) * rx))
+        top = int(f32((canvas_h - orig_h) * ry))
+        return dict(padding=[left, top, canvas_w - (left + orig_w), canvas_h - (top + orig_h)])
+
+    def transform(self, inpt, params):
+        return F.pad(inpt, params["padding"], fill=_get_fill(self._fill, inpt))
+
+
+class RandomIoUCrop(Transform):
+    """SSD's crop: a random minimum IoU (from sampler_options; 1.0 or more means no crop), then up to
+    `trials` random crops of min_scale..max_scale size and min..max aspect ratio, until one holds a
+    box centre and overlaps some such box by at least that IoU (drawing a new minimum after
+    `trials` misses). Boxes whose centre is outside the crop become zeros: follow with
+    SanitizeBoundingBoxes."""
+
+    def __init__(self, min_scale=0.3, max_scale=1.0, min_aspect_ratio=0.5, max_aspect_ratio=2.0,
+                 sampler_options=None, trials=40):
+        self.min_scale, self.max_scale = min_scale, max_scale
+        self.min_aspect_ratio, self.max_aspect_ratio = min_aspect_ratio, max_aspect_ratio
+        self.options = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0] if sampler_options is None else sampler_options
+        self.trials = trials
+
+    def check_inputs(self, flat_inputs):
+        kinds = [_sample.kind(x) for x in flat_inputs]
+        has_image = any(k == "Image" or (k is None and _sample.is_array(x)) for k, x in zip(kinds, flat_inputs))
+        if "BoundingBoxes" not in kinds or not has_image:
+            raise TypeError("RandomIoUCrop() requires input sample to contain tensor or PIL images and bounding "
+                            "boxes. Sample can also contain masks.")
+
+    def make_params(self, flat_inputs):
+        import torch
+
+        from .functional._geometry_params import f32
+
+        orig_h, orig_w = _query_size(flat_inputs)
+        boxes = _sample.find(flat_inputs, "BoundingBoxes", "RandomIoUCrop")
+        xyxy = F.convert_bounding_box_format(boxes.as_subclass(torch.Tensor), boxes.format, "XYXY")
+        cx = 0.5 * (xyxy[..., 0] + xyxy[..., 2])
+        cy = 0.5 * (xyxy[..., 1] + xyxy[..., 3])
+        lo, span = f32(self.min_scale), f32(self.max_scale - self.min_scale)
+        while True:
+            min_iou = self.options[int(torch.randint(0, len(self.options), size=(1,)))]
+            if min_iou >= 1.0:  # the "leave as is" option
+                return {}
+            for _ in range(self.trials):
+                rw, rh = (f32(lo + f32(span * r)) for r in _rand_n(2))
+                new_w, new_h = int(f32(orig_w * rw)), int(f32(orig_h * rh))
+                if not self.min_aspect_ratio <= new_w / new_h <= self.max_aspect_ratio:
+                    continue
+                rx, ry = _rand_n(2)
+                left, top = int(f32((orig_w - new_w) * rx)), int(f32((orig_h - new_h) * ry))
+                right, bottom = left + new_w, top + new_h
+                if left == right or top == bottom:
+                    continue
+                within = (left < cx) & (cx < right) & (top < cy) & (cy < bottom)
+                if not within.any():  # host sync, as in torchvision
+                    continue
+                iou = _iou_with_window(xyxy, left, top, right, bottom)
+                if torch.where(within, iou, float("-inf")).max() < min_iou:
+                    continue
+                return dict(top=top, left=left, height=new_h, width=new_w, is_within_crop_area=within)
+
+    def transform(self, inpt, params):
+        if not params:
+            return inpt
+        out = F.crop(inpt, params["top"], params["left"], params["height"], params["width"])
+        if _sample.kind(out) == "BoundingBoxes":
+            import torch
+
+            kept = torch.where(params["is_within_crop_area"][:, None], out.as_subclass(torch.Tensor), 0)
+            out = _sample.tv_tensors().wrap(kept, like=out)
+        return out
+
+
+def _iou_with_window(xyxy, left, top, right, bottom):
+    """[N] IoU of XYXY boxes with one window, as torchvision.ops.box_iou computes it (coordinates
+    widened to float32 / int32 first where narrower)."""
+    import torch
+
+    def widen(t):
+        if t.is_floating_point():
+            return t if t.dtype in (torch.float32, torch.float64) else t.float()
+        return t if t.dtype in (torch.int32, torch.int64) else t.int()
+
+    boxes = widen(xyxy)
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    inter_w = widen(xyxy[:, 2].clamp(max=right) - xyxy[:, 0].clamp(min=left)).clamp(min=0)
+    inter_h = widen(xyxy[:, 3].clamp(max=bottom) - xyxy[:, 1].clamp(min=top)).clamp(min=0)
+    inter = inter_w * inter_h
+    return inter / (area + (right - left) * (bottom - top) - inter)
