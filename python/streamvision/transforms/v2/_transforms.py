@@ -11,6 +11,7 @@ photometric transforms and make the geometric ones raise TypeError (not supporte
 images raise TypeError.
 """
 
+import enum
 import math
 import numbers
 import random
@@ -18,6 +19,7 @@ import sys
 
 from . import functional as F
 from ._interpolation import InterpolationMode
+from ..._optional_torch import torch as _installed_torch
 
 __all__ = [
     "Transform", "Compose", "RandomApply", "RandomChoice", "RandomOrder", "Lambda",
@@ -158,8 +160,44 @@ def _dims(x):
 
 
 # ---- base classes ------------------------------------------------------------------------------
-class Transform:
-    """Samples parameters once per call (make_params) and applies them to every image leaf."""
+class _PlainModule:
+    """torch.nn.Module's calling convention and repr, for when torch is not installed: calling
+    the object calls forward, and repr shows extra_repr as torch would."""
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
+        if len(lines) > 1:
+            return f"{type(self).__name__}(\n  " + "\n  ".join(lines) + "\n)"
+        return f"{type(self).__name__}({''.join(lines)})"
+
+
+# torchvision's transforms are nn.Modules (nn.Sequential, .to(), no parameters); ours are too when
+# torch is installed, and plain objects with the same calling convention when it is not.
+_Module = _installed_torch.nn.Module if _installed_torch is not None else _PlainModule
+
+
+class Transform(_Module):
+    """Samples parameters once per call (make_params) and applies them to every image leaf.
+
+    Subclasses implement ``make_params(images)`` and ``transform(image, params)``; their
+    ``__init__`` need not call ``super().__init__()``: the nn.Module state is set up when the
+    object is created (``__new__``), so that subclasses only set their own attributes."""
+
+    def __new__(cls, *args, **kwargs):
+        self = super().__new__(cls)
+        if _Module is not _PlainModule:
+            _Module.__init__(self)
+        return self
+
+    def __init__(self):
+        pass  # nn.Module.__init__ ran in __new__; running it again would reset the module's state
 
     def make_params(self, images):
         return {}
@@ -170,18 +208,32 @@ class Transform:
     # Photometric transforms leave boxes, masks and keypoints as they are (torchvision does too).
     _passes_through_tv_tensors = False
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
         images = _targets(self, _leaves(sample, []))
         if not images:
             return sample
         params = self.make_params(images)
-        chosen = {id(x) for x in images}
-        return _map(sample, lambda x: _apply(x, lambda t: self.transform(t, params)) if id(x) in chosen else x)
+        # identity tests rather than a set of id()s: TorchDynamo cannot take the id() of a tensor made in the graph
+        return _map(sample, lambda x: _apply(x, lambda t: self.transform(t, params)) if any(x is i for i in images) else x)
 
-    def __repr__(self):
-        extra = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
-        return f"{type(self).__name__}({extra})"
+    def extra_repr(self):
+        # torchvision's: the public attributes of simple types
+        return ", ".join(f"{k}={v}" for k, v in vars(self).items() if not k.startswith("_") and k != "training"
+                         and isinstance(v, (bool, int, float, str, tuple, list, enum.Enum)))
+
+
+def _applies(p):
+    """Whether a transform of probability p applies to this call. The number is drawn even for
+    p == 1 (torchvision draws it: the same random stream); for p of 1 or 0 the outcome is known
+    without reading it back to the host, which keeps such transforms inside one torch.compile graph."""
+    t = _torch()
+    if t is None:
+        return random.random() < p
+    r = t.rand(1)
+    if p >= 1.0 or p <= 0.0:
+        return p >= 1.0
+    return float(r) < p
 
 
 class _RandomApplied(Transform):
@@ -192,27 +244,26 @@ class _RandomApplied(Transform):
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
         self.p = p
 
-    def __call__(self, *inputs):
-        sample = inputs if len(inputs) > 1 else inputs[0]
-        if _rand() >= self.p:  # drawn even for p == 1, as torchvision does (same random stream)
-            return sample
-        return super().__call__(*inputs)
+    def forward(self, *inputs):
+        if not _applies(self.p):
+            return inputs if len(inputs) > 1 else inputs[0]
+        return super().forward(*inputs)
 
 
-class Compose:
+class Compose(Transform):
     def __init__(self, transforms):
         if not isinstance(transforms, (list, tuple)):
             raise TypeError("Argument transforms should be a sequence of callables")
         self.transforms = list(transforms)
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
         for t in self.transforms:
             sample = t(sample)
         return sample
 
-    def __repr__(self):
-        return "Compose(\n" + "".join(f"    {t!r}\n" for t in self.transforms) + ")"
+    def extra_repr(self):
+        return "\n".join(f"    {t}" for t in self.transforms)
 
 
 class RandomApply(Compose):
@@ -222,12 +273,12 @@ class RandomApply(Compose):
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
         self.p = p
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
-        return sample if _rand() >= self.p else super().__call__(sample)
+        return sample if _rand() >= self.p else super().forward(sample)
 
 
-class RandomChoice:
+class RandomChoice(Transform):
     def __init__(self, transforms, p=None):
         self.transforms = list(transforms)
         p = [1.0] * len(self.transforms) if p is None else list(p)
@@ -236,7 +287,7 @@ class RandomChoice:
         total = sum(p)
         self.p = [x / total for x in p]
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         r, acc = _rand(), 0.0
         for t, p in zip(self.transforms, self.p):
             acc += p
@@ -246,7 +297,9 @@ class RandomChoice:
 
 
 class RandomOrder(Compose):
-    def __call__(self, *inputs):
+    extra_repr = Transform.extra_repr  # torchvision's repr: transforms=[...]
+
+    def forward(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
         for i in _randperm(len(self.transforms)):
             sample = self.transforms[i](sample)
