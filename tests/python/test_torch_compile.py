@@ -115,6 +115,19 @@ def test_compose_of_fixed_transforms_is_one_graph(device):
     assert torch.equal(torch.compile(compose, fullgraph=True)(x), compose(x))  # inductor
 
 
+def test_structured_samples():
+    """A tuple of tensors stays one graph (the label passes through); a dict with an int label
+    breaks the graph (in the PIL check of the leaf selection) and stays correct."""
+    compose = deterministic_compose()
+    x, label = image("cpu"), torch.tensor(5)
+    want = compose(x)
+    out, out_label = torch.compile(compose, fullgraph=True, backend="aot_eager")((x, label))
+    assert torch.equal(out, want) and torch.equal(out_label, label)
+    torch._dynamo.reset()
+    out = torch.compile(compose, backend="aot_eager")({"image": x, "label": 3, "name": "a"})
+    assert torch.equal(out["image"], want) and out["label"] == 3 and out["name"] == "a"
+
+
 def random_compose(M):
     return M.Compose([M.RandomResizedCrop(20), M.RandomHorizontalFlip(), M.ColorJitter(0.3, 0.3, 0.3, 0.05),
                       M.RandomRotation(15), M.ToDtype(torch.float32, scale=True)])
@@ -224,12 +237,15 @@ def _cases():
     ]
 
 
+CASES = _cases() if HAVE_TORCH else []
+
+
 def _registered_ops():
     return {name for name in dir(ops) if isinstance(getattr(ops, name), torch._ops.OpOverloadPacket)}
 
 
 def test_every_registered_op_is_covered():
-    assert {name for name, *_ in _cases()} == _registered_ops()
+    assert {name for name, *_ in CASES} == _registered_ops()
 
 
 def _layouts(shape, dtype):
@@ -266,24 +282,32 @@ def _eager_call(name, t, args):
     return getattr(C, name)(t, *args)
 
 
-@pytest.mark.parametrize("case", _cases(), ids=lambda c: f"{c[0]}-{'x'.join(map(str, c[2]))}-{str(c[3])[6:]}")
-def test_opcheck(case):
+def _case_id(case):
+    name, _, shape, dtype = case
+    return f"{name}-{'x'.join(map(str, shape))}-{str(dtype).replace('torch.', '')}"
+
+
+def _on_device(args, device):
+    return tuple(a.to(device) if isinstance(a, torch.Tensor) else a for a in args)
+
+
+def _opcheck(case, device):
     name, args, shape, dtype = case
-    x = next(_layouts(shape, dtype))[1]
+    x = next(_layouts(shape, dtype))[1].to(device)
     utils = ["test_schema", "test_autograd_registration", "test_faketensor", "test_aot_dispatch_dynamic"]
     if name == "gaussian_noise":
         utils.remove("test_aot_dispatch_dynamic")  # random: two runs never agree
-    torch.library.opcheck(getattr(ops, name), (x, *args), test_utils=utils)
+    torch.library.opcheck(getattr(ops, name), (x, *_on_device(args, device)), test_utils=utils)
 
 
-@pytest.mark.parametrize("case", [c for c in _cases() if not c[0].endswith("_")],
-                         ids=lambda c: f"{c[0]}-{'x'.join(map(str, c[2]))}-{str(c[3])[6:]}")
-def test_fake_gives_the_cpp_results_metadata(case):
+def _check_fake_against_cpp(case, device):
     """The fake's shape, dtype and (significant) strides are those of the C++ result itself, for
     several input layouts: the custom op then returns the C++ result without a copy (except where
-    the C++ op returns its input)."""
+    the C++ op returns its input, which is copied into the fake's layout)."""
     name, args, shape, dtype = case
+    args = _on_device(args, device)
     for layout, x in _layouts(shape, dtype):
+        x = torch.empty_strided(x.shape, x.stride(), dtype=dtype, device=device).copy_(x)
         real = _eager_call(name, x, args)
         fake = getattr(ops, name)(_on_meta(x), *args)
         reals = real if isinstance(real, tuple) else (real,)
@@ -291,13 +315,32 @@ def test_fake_gives_the_cpp_results_metadata(case):
         assert len(reals) == len(fakes)
         for r, f in zip(reals, fakes):
             assert (tuple(r.shape), r.dtype) == (tuple(f.shape), f.dtype), layout
-            if r is not x:  # the op's own result (an aliasing result is copied into the fake's layout)
+            if r is not x:
                 assert _significant(r) == _significant(f), (layout, r.stride(), f.stride())
         if name == "gaussian_noise":
             continue
-        compiled = getattr(ops, name)(x, *args)
-        for r, c in zip(reals, compiled if isinstance(compiled, list) else [compiled]):
-            assert torch.equal(r, c) and c.data_ptr() != x.data_ptr() or r.numel() == 0, layout
+        ours = getattr(ops, name)(x, *args)
+        for r, o in zip(reals, ours if isinstance(ours, list) else [ours]):
+            assert torch.equal(r, o), layout
+            assert r.numel() == 0 or o.data_ptr() != x.data_ptr(), layout  # never the input itself
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_opcheck(case):
+    _opcheck(case, "cpu")
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c[0].endswith("_")], ids=_case_id)
+def test_fake_gives_the_cpp_results_metadata(case):
+    _check_fake_against_cpp(case, "cpu")
+
+
+@needs_cuda
+def test_ops_on_cuda():
+    for case in CASES:
+        _opcheck(case, "cuda")
+        if not case[0].endswith("_"):
+            _check_fake_against_cpp(case, "cuda")
 
 
 def test_fake_reports_bad_arguments_while_tracing():
