@@ -128,6 +128,20 @@ def test_structured_samples():
     assert torch.equal(out["image"], want) and out["label"] == 3 and out["name"] == "a"
 
 
+@pytest.mark.parametrize("strict", [False, True])
+def test_torch_export(strict):
+    """torch.export sees the same ops (the wrappers check torch.compiler.is_compiling(), which
+    non-strict export sets too)."""
+    compose = deterministic_compose()
+    x = image("cpu")
+    program = torch.export.export(compose, (x,), strict=strict)
+    calls = [str(n.target) for n in program.graph.nodes if n.op == "call_function"]
+    assert [c for c in calls if c.startswith("streamvision.")] == [
+        "streamvision.resize.default", "streamvision.center_crop.default", "streamvision.horizontal_flip.default",
+        "streamvision.to_dtype.default", "streamvision.normalize.default"]
+    assert torch.equal(program.module()(x), compose(x))
+
+
 def random_compose(M):
     return M.Compose([M.RandomResizedCrop(20), M.RandomHorizontalFlip(), M.ColorJitter(0.3, 0.3, 0.3, 0.05),
                       M.RandomRotation(15), M.ToDtype(torch.float32, scale=True)])
