@@ -224,16 +224,17 @@ class Transform(_Module):
 
 
 def _applies(p):
-    """Whether a transform of probability p applies to this call. The number is drawn even for
-    p == 1 (torchvision draws it: the same random stream); for p of 1 or 0 the outcome is known
-    without reading it back to the host, which keeps such transforms inside one torch.compile graph."""
+    """Whether a transform of probability p applies to this call: torchvision's draw and test,
+    ``not torch.rand(1) >= p`` (compared in float32, as torch compares). The number is drawn even
+    for p == 1 (the same random stream); for p of 1 or 0 the outcome is known without reading it
+    back to the host, which keeps such transforms inside one torch.compile graph."""
     t = _torch()
     if t is None:
         return random.random() < p
     r = t.rand(1)
     if p >= 1.0 or p <= 0.0:
         return p >= 1.0
-    return float(r) < p
+    return bool(r < p)
 
 
 class _RandomApplied(Transform):
