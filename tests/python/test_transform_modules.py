@@ -5,7 +5,6 @@ import subprocess
 import sys
 import textwrap
 
-import numpy as np
 import pytest
 
 from conftest import HAVE_TORCH, needs_torch, needs_torchvision

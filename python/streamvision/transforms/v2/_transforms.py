@@ -214,7 +214,7 @@ class Transform(_Module):
         if not images:
             return sample
         params = self.make_params(images)
-        # identity tests rather than a set of id()s: TorchDynamo cannot take the id() of a tensor made in the graph
+        # identity tests, not a set of id()s: TorchDynamo cannot take the id() of a tensor made in the graph
         return _map(sample, lambda x: _apply(x, lambda t: self.transform(t, params)) if any(x is i for i in images) else x)
 
     def extra_repr(self):
