@@ -202,6 +202,8 @@ def main():
     for name, fn in [
         ("as_tensor (import only)", lambda: sv.as_tensor(small_u8)),
         ("horizontal_flip streamvision.Tensor", lambda: F.horizontal_flip(small_sv)),
+        # F.* is _kernels' wrapper (the torch.compile switch) around the _C function
+        ("horizontal_flip _C (no wrapper)", lambda: sv._C.horizontal_flip(small_u8)),
         ("to_dtype same dtype (no kernel)", lambda: F.to_dtype(small_u8, torch.uint8)),
         ("torch.empty_like", lambda: torch.empty_like(small_u8)),
         ("torch.flip", lambda: torch.flip(small_u8, [-1])),

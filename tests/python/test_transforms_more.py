@@ -379,8 +379,15 @@ def test_mixup_cutmix_errors_as_torchvision(cls):
             getattr(M, cls)()(imgs, labels)
         with pytest.raises(ValueError, match="labels_getter should either be 'default'"):
             getattr(M, cls)(labels_getter="labels")
-        with pytest.raises(ValueError):
-            getattr(M, cls)(alpha=0.0)
+        # Beta(0, 0) raises through torch.distributions' argument validation, which a
+        # torch.compile run earlier in the process may have switched off (a torch global)
+        validate = torch.distributions.Distribution._validate_args
+        torch.distributions.Distribution.set_default_validate_args(True)
+        try:
+            with pytest.raises(ValueError):
+                getattr(M, cls)(alpha=0.0)
+        finally:
+            torch.distributions.Distribution.set_default_validate_args(validate)
     with pytest.raises(TypeError, match="mixes torch tensors"):
         getattr(T, cls)(num_classes=3)(imgs.numpy(), labels)
 
@@ -422,7 +429,9 @@ def test_coin_compares_in_float32(monkeypatch):
     monkeypatch.setattr(_transforms, "_rand", lambda: draw)
     assert _transforms._coin(0.7) is bool(torch.tensor([draw]) < 0.7) is False
     assert _transforms._coin(0.7, inclusive=True) is bool(torch.tensor([draw]) <= 0.7) is True
+    monkeypatch.setattr(torch, "rand", lambda *size, **kwargs: torch.tensor([draw]))
     assert T.RandomApply([_tagger(1)], p=0.7)([]) == []  # torchvision's rand(1) >= p skips here
+    assert T.RandomHorizontalFlip(p=0.7)._draw_applies() is False
 
 
 def test_container_errors_as_torchvision():

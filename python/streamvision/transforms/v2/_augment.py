@@ -55,7 +55,7 @@ class _MixBase(Transform):
     def _lam(self):
         return float(self._dist.sample(()))
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         torch = _require_torch(type(self).__name__)
         sample = inputs if len(inputs) > 1 else inputs[0]
         leaves = _leaves(sample, [])

@@ -218,7 +218,7 @@ class _AutoAugmentBase(Transform):
         self.fill = fill
         self._fill = _setup_fill(fill)
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         leaves = _leaves(inputs if len(inputs) > 1 else inputs[0], [])
         tv = _tv_tensors()
         if tv is not None:
@@ -232,7 +232,7 @@ class _AutoAugmentBase(Transform):
         if len(images) > 1:
             raise TypeError("Auto augment transformations are only properly defined for a single image or video, "
                             f"but found {len(images)}.")
-        return super().__call__(*inputs)
+        return super().forward(*inputs)
 
     def make_params(self, images):
         _, height, width = _dims(images[0])

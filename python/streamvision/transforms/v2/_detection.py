@@ -102,7 +102,7 @@ class SanitizeBoundingBoxes(Transform):
             raise ValueError("SanitizeBoundingBoxes: argument 'labels_getter': expected 'default', a callable or "
                              f"None, got {labels_getter!r}")
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         import torch
 
         sample = inputs if len(inputs) > 1 else inputs[0]

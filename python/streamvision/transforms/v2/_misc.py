@@ -25,7 +25,7 @@ class ToImage(Transform):
     def __init__(self):
         _require_torch("ToImage")
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
         flags = _selected(_leaves(sample, []), lambda x: _is_pure_torch(x) or _is_ndarray(x) or _is_pil(x),
                           pure=_is_pure_torch)
@@ -60,7 +60,7 @@ class ToImage(Transform):
 class ToPureTensor(Transform):
     """Every tv_tensor of the sample to a plain torch.Tensor (same data, metadata dropped)."""
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
         tv = _tv_tensors()
         if tv is None:  # no tv_tensor can exist before torchvision is imported

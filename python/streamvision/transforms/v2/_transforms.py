@@ -17,6 +17,7 @@ with the leaf's tv_tensor type intact (the functionals dispatch on it; a plain r
 leaf's type back). Photometric transforms set `_passes_through_tv_tensors = True`.
 """
 
+import enum
 import math
 import numbers
 import random
@@ -27,6 +28,7 @@ import warnings
 from . import _sample
 from . import functional as F
 from ._interpolation import InterpolationMode
+from ..._optional_torch import torch as _installed_torch
 
 __all__ = [
     "Transform", "Compose", "RandomApply", "RandomChoice", "RandomOrder", "Lambda",
@@ -205,8 +207,44 @@ def _dims(x):
 
 
 # ---- base classes ------------------------------------------------------------------------------
-class Transform:
-    """Samples parameters once per call (make_params) and applies them to every target leaf."""
+class _PlainModule:
+    """torch.nn.Module's calling convention and repr, for when torch is not installed: calling
+    the object calls forward, and repr shows extra_repr as torch would."""
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
+        if len(lines) > 1:
+            return f"{type(self).__name__}(\n  " + "\n  ".join(lines) + "\n)"
+        return f"{type(self).__name__}({''.join(lines)})"
+
+
+# torchvision's transforms are nn.Modules (nn.Sequential, .to(), no parameters); ours are too when
+# torch is installed, and plain objects with the same calling convention when it is not.
+_Module = _installed_torch.nn.Module if _installed_torch is not None else _PlainModule
+
+
+class Transform(_Module):
+    """Samples parameters once per call (make_params) and applies them to every target leaf.
+
+    Subclasses implement ``make_params(targets)`` and ``transform(inpt, params)``; their
+    ``__init__`` need not call ``super().__init__()``: the nn.Module state is set up when the
+    object is created (``__new__``), so that subclasses only set their own attributes."""
+
+    def __new__(cls, *args, **kwargs):
+        self = super().__new__(cls)
+        if _Module is not _PlainModule:
+            _Module.__init__(self)
+        return self
+
+    def __init__(self):
+        pass  # nn.Module.__init__ ran in __new__; running it again would reset the module's state
 
     # Photometric transforms leave masks, boxes and keypoints as they are (torchvision does too).
     _passes_through_tv_tensors = False
@@ -226,7 +264,7 @@ class Transform:
         """Whether this call applies the transform (random transforms draw here)."""
         return True
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
         flat = _leaves(sample)
         self.check_inputs(flat)
@@ -237,9 +275,24 @@ class Transform:
         return _sample.rebuild(sample, [_keep_type(self.transform(x, params), x) if c else x
                                         for x, c in zip(flat, chosen)])
 
-    def __repr__(self):
-        extra = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
-        return f"{type(self).__name__}({extra})"
+    def extra_repr(self):
+        # torchvision's: the public attributes of simple types
+        return ", ".join(f"{k}={v}" for k, v in vars(self).items() if not k.startswith("_") and k != "training"
+                         and isinstance(v, (bool, int, float, str, tuple, list, enum.Enum)))
+
+
+def _applies(p):
+    """Whether a transform of probability p applies to this call: torchvision's draw and test,
+    ``not torch.rand(1) >= p`` (compared in float32, as torch compares). The number is drawn even
+    for p == 1 (the same random stream); for p of 1 or 0 the outcome is known without reading it
+    back to the host, which keeps such transforms inside one torch.compile graph."""
+    t = _torch()
+    if t is None:
+        return random.random() < p
+    r = t.rand(1)
+    if p >= 1.0 or p <= 0.0:
+        return p >= 1.0
+    return bool(r < p)
 
 
 class _RandomApplied(Transform):
@@ -251,7 +304,7 @@ class _RandomApplied(Transform):
         self.p = p
 
     def _draw_applies(self):
-        return _coin(self.p)  # drawn even for p == 1, as torchvision does (same random stream)
+        return _applies(self.p)  # drawn even for p == 1, as torchvision does (same random stream)
 
 
 def _check_transforms(transforms, module_list=False):
@@ -277,15 +330,15 @@ def _run_in_turn(transforms, inputs):
     return out
 
 
-class Compose:
+class Compose(Transform):
     def __init__(self, transforms):
         self.transforms = _check_transforms(transforms)
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         return _run_in_turn(self.transforms, inputs)
 
-    def __repr__(self):
-        return f"{type(self).__name__}(\n" + "".join(f"    {t!r}\n" for t in self.transforms) + ")"
+    def extra_repr(self):
+        return "\n".join(f"    {t}" for t in self.transforms)
 
 
 class RandomApply(Compose):
@@ -295,13 +348,13 @@ class RandomApply(Compose):
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
         self.p = p
 
-    def __call__(self, *inputs):
-        if not _coin(self.p):
+    def forward(self, *inputs):
+        if not _applies(self.p):
             return inputs if len(inputs) > 1 else inputs[0]
         return _run_in_turn(self.transforms, inputs)
 
 
-class RandomChoice(Compose):
+class RandomChoice(Transform):
     def __init__(self, transforms, p=None):
         self.transforms = _check_transforms(transforms)
         if p is None:
@@ -311,12 +364,14 @@ class RandomChoice(Compose):
         total = sum(p)
         self.p = [x / total for x in p]
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         return self.transforms[_multinomial1(self.p)](*inputs)
 
 
 class RandomOrder(Compose):
-    def __call__(self, *inputs):
+    extra_repr = Transform.extra_repr  # torchvision's repr: transforms=[...]
+
+    def forward(self, *inputs):
         return _run_in_turn([self.transforms[i] for i in _randperm(len(self.transforms))], inputs)
 
 
@@ -329,7 +384,7 @@ class Lambda(Transform):
         self.lambd = lambd
         self.types = types or (object,)
 
-    def __call__(self, *inputs):
+    def forward(self, *inputs):
         sample = inputs if len(inputs) > 1 else inputs[0]
         flags = _selected(_leaves(sample, []), lambda x: True, pure=_is_pure_torch)
         return _map_selected(sample, flags, lambda x: self.transform(x, {}))
