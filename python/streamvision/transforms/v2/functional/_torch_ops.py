@@ -376,8 +376,8 @@ _PIL_CODES = {0: "nearest", 1: "lanczos", 2: "bilinear", 3: "bicubic", 4: "box",
 def _no_stream(name, stream):
     if stream is not None:
         raise ValueError(f"{name}: argument 'stream': expected None under torch.compile (a stream cannot be a graph "
-                         "input; the op runs on the stream an eager call without stream= would use), got "
-                         f"{stream!r}")
+                         "input; the op runs on the stream an eager call without stream= would use), got a "
+                         f"{type(stream).__name__}")  # no repr(): Dynamo cannot trace it
 
 
 def _mode(interpolation):
@@ -618,7 +618,7 @@ def gaussian_noise(inpt, mean=0.0, sigma=0.1, clip=True, *, generator=None, stre
     _no_stream("gaussian_noise", stream)
     if generator is not None:
         raise ValueError("gaussian_noise: argument 'generator': expected None under torch.compile (the normals come from "
-                         f"torch's generator), got {generator!r}")
+                         f"torch's generator), got a {type(generator).__name__}")  # no repr(): Dynamo cannot trace it
     return _ops.gaussian_noise(inpt, mean, sigma, clip)
 
 
