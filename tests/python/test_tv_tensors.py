@@ -640,3 +640,33 @@ def test_cuda_detection_pipeline():
                     TT.RandomHorizontalFlip(p=1), TT.SanitizeBoundingBoxes()])(sample)
     assert all(v.device.type == "cuda" for v in a.values() if isinstance(v, torch.Tensor))
     assert_samples_match({k: v.to("cpu") if isinstance(v, torch.Tensor) else v for k, v in a.items()}, b)
+
+
+PHOTOMETRIC = [
+    ("adjust_brightness", (1.3,)), ("adjust_contrast", (0.7,)), ("adjust_saturation", (0.6,)), ("adjust_hue", (0.1,)),
+    ("adjust_gamma", (0.8,)), ("adjust_sharpness", (1.5,)), ("autocontrast", ()), ("equalize", ()), ("invert", ()),
+    ("posterize", (3,)), ("solarize", (100,)), ("gaussian_blur", ([3, 3],)), ("rgb_to_grayscale", ()),
+    ("permute_channels", ([2, 0, 1],)), ("to_dtype", (torch.float32, True)),
+]
+
+
+@pytest.mark.parametrize("name,args", PHOTOMETRIC, ids=[p[0] for p in PHOTOMETRIC])
+def test_photometric_functionals_dispatch_on_tv_tensors_as_torchvision(name, args):
+    """Image and Video keep their type and get torchvision's values; masks and boxes are refused
+    with a TypeError where torchvision refuses them (to_dtype converts them, as torchvision's)."""
+    g = torch.Generator().manual_seed(0)
+    samples = [tv_tensors.Image(torch.randint(0, 256, (3, 9, 10), generator=g, dtype=torch.uint8)),
+               tv_tensors.Video(torch.randint(0, 256, (2, 3, 9, 10), generator=g, dtype=torch.uint8)),
+               tv_tensors.Mask(torch.randint(0, 3, (9, 10), generator=g, dtype=torch.uint8)),
+               tv_tensors.BoundingBoxes([[1, 2, 5, 6]], format="XYXY", canvas_size=(9, 10))]
+    for x in samples:
+        try:
+            want = getattr(TF, name)(x, *args)
+        except TypeError:
+            with pytest.raises(TypeError, match=f"F.{name} supports inputs of type"):
+                getattr(F, name)(x, *args)
+            continue
+        got = getattr(F, name)(x, *args)
+        assert type(got) is type(want), (name, type(x).__name__)
+        torch.testing.assert_close(got.as_subclass(torch.Tensor).float(), want.as_subclass(torch.Tensor).float(),
+                                   rtol=0, atol=1.0)

@@ -7,9 +7,11 @@ The geometric ops (and get_size) also dispatch on torchvision's tv_tensors as to
 Image and Video through the image kernels, Mask with NEAREST, BoundingBoxes (every format) and
 KeyPoints by torch math on their device, each keeping its type and metadata (_geometry). The
 box/keypoint functionals (format conversion, clamping, sanitizing) are in _meta. The other ops
-are the C++ image kernels as they are (_kernels)."""
+take Image and Video (their type kept) and refuse masks, boxes and keypoints as torchvision does
+(_photometric); all reach the C++ kernels through _kernels."""
 
-from ._kernels import (
+from ._kernels import get_dimensions, get_num_channels, to_channels_last, to_contiguous
+from ._photometric import (
     adjust_brightness,
     adjust_contrast,
     adjust_gamma,
@@ -21,8 +23,6 @@ from ._kernels import (
     erase,
     gaussian_blur,
     gaussian_noise,
-    get_dimensions,
-    get_num_channels,
     grayscale_to_rgb,
     invert,
     normalize,
@@ -30,8 +30,6 @@ from ._kernels import (
     posterize,
     rgb_to_grayscale,
     solarize,
-    to_channels_last,
-    to_contiguous,
     to_dtype,
 )
 from ._geometry import (
