@@ -554,6 +554,30 @@ def test_detection_pipeline_matches_torchvision():
     assert cropped > 10  # the random choices did change the samples
 
 
+def test_detection_pipeline_through_the_torchvision_backend_matches_torchvision():
+    """The same pipeline written with torchvision's classes, run with streamvision's kernels
+    behind torchvision (streamvision.torchvision.enable on the CPU): torchvision's results."""
+    import streamvision.torchvision as backend
+
+    def pipeline():
+        return TT.Compose([TT.RandomPhotometricDistort(p=1),
+                           TT.RandomZoomOut(fill={tv_tensors.Image: (123, 117, 104), "others": 0}),
+                           TT.RandomIoUCrop(), TT.RandomHorizontalFlip(p=1), TT.SanitizeBoundingBoxes()])
+
+    routed = 0
+    for seed in range(20):
+        sample = detection_sample(seed, n=5, canvas=(40, 56))
+        sample = {k: sample[k] for k in ("image", "boxes", "masks", "labels")}
+        torch.manual_seed(seed)
+        b = pipeline()(sample)
+        with backend.enabled(devices=("cpu",)):
+            routed = len(backend.kernels())
+            torch.manual_seed(seed)
+            a = pipeline()(sample)
+        assert_samples_match(a, b)
+    assert routed > 0 and not backend.is_enabled()
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_box_and_keypoint_math_stays_on_the_device(fmt):
     """Every geometric op on boxes and keypoints runs on "meta" tensors (shapes, no data): so it
