@@ -5,38 +5,19 @@ device (the classes need torch). What is kept from torchvision is everything a t
 depends on: the labels getter, the argument checks and their messages, and the random draws
 (the Beta-distributed lambda, CutMix's box) in the same order."""
 
-import collections.abc
+import functools
 import math
 
+from . import _sample
 from ._transforms import (Transform, _is_array, _is_pil, _is_pure_torch, _leaves, _map_selected, _randint,
                           _require_torch, _selected, _tv_tensors)
 
 __all__ = ["MixUp", "CutMix"]
 
 
-def _default_labels(sample):
-    """torchvision's default labels getter: the second item of a tuple or list when it is a tensor,
-    else the "labels" (or first "*label*") entry of the dict in that place or of the sample."""
-    if isinstance(sample, (tuple, list)):
-        sample = sample[1]
-    if _is_pure_torch(sample):
-        return sample
-    if not isinstance(sample, collections.abc.Mapping):
-        raise ValueError("When using the default labels_getter, the input passed to forward must be a dictionary or "
-                         f"a two-tuple whose second item is a dictionary or a tensor, but got {sample} instead.")
-    key = next((k for k in sample if k.lower() == "labels"), None)
-    if key is None:
-        key = next((k for k in sample if "label" in k.lower()), None)
-    if key is None:
-        raise ValueError("Could not infer where the labels are in the sample. Try passing a callable as the "
-                         "labels_getter parameter?If there are no labels in the sample by design, pass "
-                         "labels_getter=None.")
-    return sample[key]
-
-
-def _parse_labels_getter(labels_getter):
+def _parse_labels_getter(labels_getter, who):
     if labels_getter == "default":
-        return _default_labels
+        return functools.partial(_sample.default_labels, who=who)  # picklable
     if callable(labels_getter):
         return labels_getter
     if labels_getter is None:
@@ -50,7 +31,7 @@ class _MixBase(Transform):
         self.alpha = float(alpha)
         self._dist = torch.distributions.Beta(torch.tensor([alpha]), torch.tensor([alpha]))  # checks alpha > 0
         self.num_classes = num_classes
-        self._labels_getter = _parse_labels_getter(labels_getter)
+        self._labels_getter = _parse_labels_getter(labels_getter, type(self).__name__)
 
     def _lam(self):
         return float(self._dist.sample(()))

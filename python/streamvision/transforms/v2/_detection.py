@@ -9,7 +9,7 @@ returns as many boxes as are valid: both read data back to the host, as torchvis
 other transforms here do not.
 """
 
-import collections.abc
+import functools
 
 from . import _sample
 from . import functional as F
@@ -53,32 +53,6 @@ class ClampKeyPoints(Transform):
 
 
 # ---- SanitizeBoundingBoxes ----------------------------------------------------------------------
-def _default_labels(sample):
-    """torchvision's labels_getter="default": the second item of a tuple/list sample if that is a
-    tensor, else the "labels" entry (any case), else the first key containing "label", of the
-    sample's dict or of its second item."""
-    import torch
-
-    if isinstance(sample, (tuple, list)):
-        sample = sample[1]
-    if isinstance(sample, torch.Tensor) and _sample.kind(sample) is None:
-        return sample
-    if not isinstance(sample, collections.abc.Mapping):
-        raise ValueError("SanitizeBoundingBoxes: labels_getter='default' expects a dict, or a two-tuple whose second "
-                         f"item is a dict or a tensor, got {type(sample).__name__} (When using the default "
-                         "labels_getter, the input passed to forward must be a dictionary or a two-tuple whose second "
-                         "item is a dictionary or a tensor.)")
-    keys = list(sample.keys())
-    key = next((k for k in keys if k.lower() == "labels"), None)
-    if key is None:
-        key = next((k for k in keys if "label" in k.lower()), None)
-    if key is None:
-        raise ValueError("SanitizeBoundingBoxes: could not find the labels in the sample (no 'labels' key); pass a "
-                         "callable as labels_getter, or labels_getter=None if the sample has no labels (Could not "
-                         "infer where the labels are in the sample.)")
-    return sample[key]
-
-
 class SanitizeBoundingBoxes(Transform):
     """Drops boxes smaller than min_size or min_area or reaching outside their canvas, and with them
     the matching labels (labels_getter: "default", a callable returning a tensor or a tuple/list of
@@ -93,7 +67,7 @@ class SanitizeBoundingBoxes(Transform):
                              f"(min_area must be >= 1, got {min_area}.)")
         self.min_size, self.min_area, self.labels_getter = min_size, min_area, labels_getter
         if labels_getter == "default":
-            self._labels_getter = _default_labels
+            self._labels_getter = functools.partial(_sample.default_labels, who="SanitizeBoundingBoxes")  # picklable
         elif callable(labels_getter):
             self._labels_getter = labels_getter
         elif labels_getter is None:

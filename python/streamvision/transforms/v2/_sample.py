@@ -15,6 +15,7 @@ tensors (labels) and non-tensor leaves pass through. PIL images raise TypeError.
 """
 
 import numbers
+import collections.abc
 import sys
 
 from . import functional as F
@@ -146,3 +147,27 @@ def get_fill(fill, x):
     if t in fill:
         return fill[t]
     return fill.get("others")
+
+
+def default_labels(sample, who):
+    """torchvision's labels_getter="default": the second item of a tuple/list sample if that is a
+    plain tensor, else the "labels" entry (any case), else the first key containing "label", of
+    the sample's dict or of its second item. Errors carry torchvision's sentence."""
+    if isinstance(sample, (tuple, list)):
+        sample = sample[1]
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(sample, torch.Tensor) and kind(sample) is None:
+        return sample
+    if not isinstance(sample, collections.abc.Mapping):
+        raise ValueError(f"{who}: labels_getter='default' expects a dict, or a two-tuple whose second item is a dict "
+                         f"or a tensor, got {type(sample).__name__} (When using the default labels_getter, the input "
+                         "passed to forward must be a dictionary or a two-tuple whose second item is a dictionary or "
+                         "a tensor.)")
+    key = next((k for k in sample if k.lower() == "labels"), None)
+    if key is None:
+        key = next((k for k in sample if "label" in k.lower()), None)
+    if key is None:
+        raise ValueError(f"{who}: could not find the labels in the sample (no 'labels' key); pass a callable as "
+                         "labels_getter, or labels_getter=None if the sample has no labels (Could not infer where "
+                         "the labels are in the sample.)")
+    return sample[key]
