@@ -86,7 +86,11 @@ def test_subclass_contract_unchanged():
 @needs_torchvision
 def test_repr_is_torchvisions():
     import torch
+    import torchvision
     import torchvision.transforms.v2 as TT
+
+    if not torchvision.__version__.startswith("0.26"):
+        pytest.skip("the reprs are torchvision 0.26's (later releases changed some)")
 
     def build(M):
         return M.Compose([M.Resize(20), M.RandomHorizontalFlip(), M.RandomApply([M.RandomInvert()], p=0.3),

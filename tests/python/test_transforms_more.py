@@ -16,11 +16,13 @@ Two comparisons per random class:
 Without torch, the numpy tests and a no-torch subprocess check what runs and what raises."""
 
 import enum
+import re
 import subprocess
 import sys
 import types
 
 import numpy as np
+
 import pytest
 
 import streamvision.transforms.v2 as T
@@ -268,9 +270,12 @@ def test_policy_errors_as_torchvision():
              (lambda M: M.AutoAugment(fill={"others": object()}), TypeError, "Got inappropriate fill arg"),
              (lambda M: M.RandAugment(interpolation="bilinear"), ValueError, "Argument interpolation should be")]
     for make, error, match in cases:
-        for M in (TT, T):
-            with pytest.raises(error, match=match):
-                make(M)
+        try:
+            make(TT)
+        except error as e:  # torchvision 0.26 raises for all of them; newer ones accept some: we keep 0.26's rule
+            assert re.search(match, str(e)), str(e)
+        with pytest.raises(error, match=match):
+            make(T)
     # torchvision's enums are accepted: scripts may import them from torchvision
     import torchvision.transforms as v1
 
@@ -449,9 +454,12 @@ def test_container_errors_as_torchvision():
              (lambda M: M.RandomOrder({f}), TypeError, "Argument transforms should be a sequence of callables"),
              (lambda M: M.RandomOrder([]), ValueError, "Pass at least one transform")]
     for make, error, match in cases:
-        for M in (TT, T):
-            with pytest.raises(error, match=match):
-                make(M)
+        try:
+            make(TT)
+        except error as e:  # torchvision 0.26 raises for all of them; newer ones accept some: we keep 0.26's rule
+            assert re.search(match, str(e)), str(e)
+        with pytest.raises(error, match=match):
+            make(T)
     modules = torch.nn.ModuleList([torch.nn.Identity()])
     x = _image((3, 4, 4), torch.uint8)
     assert T.RandomApply(modules, p=1.0)(x) is x

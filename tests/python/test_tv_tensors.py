@@ -202,9 +202,11 @@ def test_elastic_boxes_on_the_far_edge():
     inner = tv_tensors.BoundingBoxes([[3.0, 4.0, W - 1, H - 1], [0.0, 0.0, 10.0, 12.0]], format="XYXY",
                                      canvas_size=(H, W))
     d = _displacement((H, W))
-    with pytest.raises(IndexError):
-        TF.elastic(edge, d)
-    assert_points_close(F.elastic(edge, d), TF.elastic(inner, d))
+    try:
+        want = TF.elastic(edge, d)  # torchvision 0.29 looks the corner up at the last pixel too
+    except IndexError:  # torchvision 0.26
+        want = TF.elastic(inner, d)
+    assert_points_close(F.elastic(edge, d), want)
 
 
 # ---- functionals: keypoints, masks, images, videos -------------------------------------------------------
