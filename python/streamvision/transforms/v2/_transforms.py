@@ -25,6 +25,8 @@ import sys
 from collections.abc import Sequence
 import warnings
 
+from . import _fusion
+from . import _per_sample
 from . import _sample
 from . import functional as F
 from ._interpolation import InterpolationMode
@@ -246,6 +248,13 @@ class Transform(_Module):
     def __init__(self):
         pass  # nn.Module.__init__ ran in __new__; running it again would reset the module's state
 
+    def __init_subclass__(cls, **kwargs):
+        # Every transform that draws random numbers takes per_sample=False (keyword); it is added
+        # here, once, to the __init__ of each such class rather than written into each signature.
+        super().__init_subclass__(**kwargs)
+        if _draws_random(cls) and ("__init__" in cls.__dict__ or not getattr(cls.__init__, "_takes_per_sample", False)):
+            cls.__init__ = _with_per_sample(cls.__init__)
+
     # Photometric transforms leave masks, boxes and keypoints as they are (torchvision does too).
     _passes_through_tv_tensors = False
     # Transforms of one tv_tensor kind set this to those kinds' names (e.g. ("BoundingBoxes",)).
@@ -264,7 +273,50 @@ class Transform(_Module):
         """Whether this call applies the transform (random transforms draw here)."""
         return True
 
+    # Per-sample mode (see _per_sample): set by the per_sample=... argument of random transforms.
+    per_sample = False
+
+    def _fixed_output_size(self):
+        """Whether every output has one size whatever the input's (batches become one tensor)."""
+        return False
+
+    def sample_params(self, batch):
+        """Per-sample parameters for `batch` (a tensor [N, ...] or a list of [C, H, W] tensors): a
+        BatchParams of fields [N, ...] on the batch's device (streamvision.transforms.v2.PARAM_FIELDS
+        lists them per transform)."""
+        if not isinstance(batch, _per_sample.Batch):
+            batch = _per_sample.Batch(batch, type(self).__name__)
+        sampler = getattr(self, "_sample_batch", None)
+        if sampler is not None and batch.device.type == "cuda":
+            return sampler(batch)
+        return _per_sample.sample_on_host(self, batch)
+
+    def apply(self, batch, params):
+        """`batch` transformed with per-sample `params` (from sample_params): image i of the result
+        equals this transform's op on image i with parameters i."""
+        if not isinstance(batch, _per_sample.Batch):
+            batch = _per_sample.Batch(batch, type(self).__name__)
+        batched = getattr(self, "_apply_batch", None)
+        out = batched(batch, params) if batched is not None else None
+        if out is None:
+            out = _per_sample.apply_per_image(self, batch, params, self._fixed_output_size())
+        return out
+
+    def _forward_image_list(self, images):
+        """An ImageList outside per-sample mode: one draw for the call, applied to every image."""
+        self.check_inputs(list(images))
+        if not self._draw_applies():
+            return images
+        params = self.make_params(list(images))
+        outs = [_keep_type(self.transform(x, params), x) for x in images]
+        return _per_sample.rebuild_list(outs, self._fixed_output_size())
+
     def forward(self, *inputs):
+        if len(inputs) == 1 and (self.per_sample or isinstance(inputs[0], _per_sample.ImageList)):
+            if self.per_sample:
+                batch = _per_sample.Batch(inputs[0], type(self).__name__)
+                return self.apply(batch, self.sample_params(batch))
+            return self._forward_image_list(inputs[0])
         sample = inputs if len(inputs) > 1 else inputs[0]
         flat = _leaves(sample)
         self.check_inputs(flat)
@@ -278,7 +330,31 @@ class Transform(_Module):
     def extra_repr(self):
         # torchvision's: the public attributes of simple types
         return ", ".join(f"{k}={v}" for k, v in vars(self).items() if not k.startswith("_") and k != "training"
+                         and not (k == "per_sample" and not v)  # torchvision's repr unless per-sample
                          and isinstance(v, (bool, int, float, str, tuple, list, enum.Enum)))
+
+
+def _draws_random(cls):
+    return (cls.make_params is not Transform.make_params or cls._draw_applies is not Transform._draw_applies
+            or getattr(cls, "_random_without_params", False))
+
+
+def _with_per_sample(init):
+    import functools
+    import inspect
+
+    @functools.wraps(init)
+    def __init__(self, *args, per_sample=False, **kwargs):
+        init(self, *args, **kwargs)
+        self.per_sample = bool(per_sample)
+
+    __init__._takes_per_sample = True
+    sig = inspect.signature(init)
+    params = list(sig.parameters.values())
+    extra = inspect.Parameter("per_sample", inspect.Parameter.KEYWORD_ONLY, default=False)
+    at = next((i for i, q in enumerate(params) if q.kind == inspect.Parameter.VAR_KEYWORD), len(params))
+    __init__.__signature__ = sig.replace(parameters=params[:at] + [extra] + params[at:])
+    return __init__
 
 
 def _applies(p):
@@ -331,10 +407,22 @@ def _run_in_turn(transforms, inputs):
 
 
 class Compose(Transform):
-    def __init__(self, transforms):
+    """The transforms in turn. A prefix that one batch kernel computes (a crop/resize, a flip,
+    ToDtype, Normalize: see _fusion) runs as that kernel, with the same output bit for bit;
+    ``fuse=False`` runs every transform on its own."""
+
+    def __init__(self, transforms, *, fuse=True):
         self.transforms = _check_transforms(transforms)
+        self._fuse = fuse
 
     def forward(self, *inputs):
+        if (len(inputs) == 1 and type(inputs[0]) in (list, tuple)
+                and any(getattr(t, "per_sample", False) for t in self.transforms)):
+            inputs = (_per_sample.ImageList(inputs[0]),)  # a per-sample pipeline takes a list as a batch
+        if self._fuse and len(inputs) == 1 and isinstance(self.transforms, (list, tuple)):
+            out = _fusion.run(self, inputs[0])
+            if out is not NotImplemented:
+                return out
         return _run_in_turn(self.transforms, inputs)
 
     def extra_repr(self):
@@ -398,20 +486,32 @@ class Lambda(Transform):
 # the same parameters (the functionals dispatch on each leaf's type). `fill` is a number, a
 # sequence, None or a dict per tv_tensor type ({tv_tensors.Image: 127, tv_tensors.Mask: 0},
 # "others" for the rest), as torchvision's.
-class RandomHorizontalFlip(_RandomApplied):
+class _RandomFlip(_RandomApplied):
+    def _sample_batch(self, batch):
+        return _per_sample.BatchParams({"applied": _per_sample.sample_coins(self.p, batch)})
+
+    def _apply_batch(self, batch, params):
+        return _per_sample.apply_flip(batch, params, self._flip)
+
     def transform(self, inpt, params):
-        return F.horizontal_flip(inpt)
+        return self._flip(inpt)
 
 
-class RandomVerticalFlip(_RandomApplied):
-    def transform(self, inpt, params):
-        return F.vertical_flip(inpt)
+class RandomHorizontalFlip(_RandomFlip):
+    _flip = staticmethod(F.horizontal_flip)
+
+
+class RandomVerticalFlip(_RandomFlip):
+    _flip = staticmethod(F.vertical_flip)
 
 
 class Resize(Transform):
     def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
         self.size = [size] if isinstance(size, int) else (list(size) if size is not None else None)
         self.interpolation, self.max_size, self.antialias = interpolation, max_size, antialias
+
+    def _fixed_output_size(self):
+        return self.size is not None and len(self.size) == 2
 
     def transform(self, inpt, params):
         return F.resize(inpt, self.size, interpolation=self.interpolation, max_size=self.max_size,
@@ -421,6 +521,9 @@ class Resize(Transform):
 class CenterCrop(Transform):
     def __init__(self, size):
         self.size = _setup_size(size)
+
+    def _fixed_output_size(self):
+        return True
 
     def transform(self, inpt, params):
         return F.center_crop(inpt, self.size)
@@ -499,6 +602,9 @@ class RandomCrop(Transform):
         left = _randint(0, w - cw + 1) if w > cw else 0
         return dict(padding=pad if any(pad) else None, crop=h > ch or w > cw, top=top, left=left)
 
+    def _fixed_output_size(self):
+        return True
+
     def transform(self, inpt, params):
         if params["padding"] is not None:
             inpt = F.pad(inpt, params["padding"], fill=_get_fill(self._fill, inpt), padding_mode=self.padding_mode)
@@ -538,6 +644,15 @@ class RandomResizedCrop(Transform):
         else:
             w, h = width, height
         return dict(top=(height - h) // 2, left=(width - w) // 2, height=h, width=w)
+
+    def _fixed_output_size(self):
+        return True
+
+    def _sample_batch(self, batch):
+        return _per_sample.sample_resized_crop(self.scale, self.ratio, batch)
+
+    def _apply_batch(self, batch, params):
+        return _per_sample.apply_resized_crop(batch, params, self.size, self.interpolation, self.antialias)
 
     def transform(self, inpt, params):
         return F.resized_crop(inpt, params["top"], params["left"], params["height"], params["width"], self.size,
@@ -664,6 +779,15 @@ class ColorJitter(Transform):
         self.saturation = _setup_range(saturation, "saturation") if saturation is not None else None
         self.hue = _setup_range(hue, "hue", center=0, bound=(-0.5, 0.5), clip_first_on_zero=False) if hue is not None else None
 
+    def _ranges(self):
+        return (self.brightness, self.contrast, self.saturation, self.hue)
+
+    def _sample_batch(self, batch):
+        return _per_sample.sample_color_jitter(self._ranges(), batch)
+
+    def _apply_batch(self, batch, params):
+        return _per_sample.apply_color_jitter(batch, params, self._ranges())
+
     def make_params(self, images):
         pick = lambda r: None if r is None else _uniform(r[0], r[1])  # noqa: E731
         return dict(order=_randperm(4), b=pick(self.brightness), c=pick(self.contrast), s=pick(self.saturation),
@@ -717,6 +841,8 @@ class GaussianBlur(Transform):
 
 
 class GaussianNoise(Transform):
+    _random_without_params = True  # the noise itself
+
     def __init__(self, mean=0.0, sigma=0.1, clip=True):
         self.mean, self.sigma, self.clip = mean, sigma, clip
 

@@ -47,6 +47,7 @@ from ._geometry import (
     ten_crop,
     vertical_flip,
 )
+from ._batch import color_jitter_batch, resized_crop_batch
 from ._meta import (
     clamp_bounding_boxes,
     clamp_keypoints,
