@@ -5,9 +5,10 @@ gets the same crop, flip and jitter. A transform made with ``per_sample=True`` t
 a batch instead and draws parameters for each image, in two public steps:
 
 * ``params = t.sample_params(batch)``: a :class:`BatchParams`, a dict of per-sample fields (each a
-  tensor whose first dimension is the batch, on the batch's device; the fields each transform
-  draws are listed in :data:`PARAM_FIELDS`), plus ``applied`` (bool ``[N]``) for transforms
-  applied with a probability;
+  tensor whose first dimension is the batch, on the batch's device): the names of the
+  transform's single-image parameters (RandomResizedCrop: top, left, height, width; ColorJitter:
+  order, b, c, s, h; RandomRotation: angle; ...), plus ``applied`` (bool ``[N]``: whether the
+  transform applies to image i; always true for transforms without a probability);
 * ``t.apply(batch, params)``: the images with those parameters; sample ``i`` of the result equals
   the functional op called on image ``i`` with parameters ``i``, bit for bit.
 
@@ -23,9 +24,10 @@ The others, and every transform on CPU batches, draw on the host exactly as that
 the transform on the images one by one would (``torch.manual_seed`` reproduces them), and keep
 the host values beside the device fields so that applying them needs no synchronisation.
 
-How they are applied. Transforms with a batched kernel apply the whole batch in one launch per
-op; the others run the functional op per image (several launches per batch, no synchronisation),
-listed in :data:`BATCHED_APPLY` by name.
+How they are applied. RandomResizedCrop (F.resized_crop_batch), ColorJitter
+(F.color_jitter_batch) and the flips (torch.where over the batch) apply the whole batch with one
+launch per step; the others run the functional op per image (several launches per batch, no
+synchronisation).
 """
 
 from __future__ import annotations

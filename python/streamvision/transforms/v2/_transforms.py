@@ -282,8 +282,8 @@ class Transform(_Module):
 
     def sample_params(self, batch):
         """Per-sample parameters for `batch` (a tensor [N, ...] or a list of [C, H, W] tensors): a
-        BatchParams of fields [N, ...] on the batch's device (streamvision.transforms.v2.PARAM_FIELDS
-        lists them per transform)."""
+        BatchParams of fields [N, ...] on the batch's device, named as the transform's single-image
+        parameters, plus ``applied`` (see transforms.v2._per_sample)."""
         if not isinstance(batch, _per_sample.Batch):
             batch = _per_sample.Batch(batch, type(self).__name__)
         sampler = getattr(self, "_sample_batch", None)
