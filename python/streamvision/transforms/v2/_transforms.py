@@ -334,6 +334,13 @@ class Transform(_Module):
                          and isinstance(v, (bool, int, float, str, tuple, list, enum.Enum)))
 
 
+def _compiling():
+    """True while torch.compile / torch.export traces: the batch kernels are not custom ops, so
+    a traced Compose runs its transforms one by one (each a custom op)."""
+    t = _torch()
+    return t is not None and t.compiler.is_compiling()
+
+
 def _draws_random(cls):
     return (cls.make_params is not Transform.make_params or cls._draw_applies is not Transform._draw_applies
             or getattr(cls, "_random_without_params", False))
@@ -419,7 +426,7 @@ class Compose(Transform):
         if (len(inputs) == 1 and type(inputs[0]) in (list, tuple)
                 and any(getattr(t, "per_sample", False) for t in self.transforms)):
             inputs = (_per_sample.ImageList(inputs[0]),)  # a per-sample pipeline takes a list as a batch
-        if self._fuse and len(inputs) == 1 and isinstance(self.transforms, (list, tuple)):
+        if self._fuse and len(inputs) == 1 and isinstance(self.transforms, (list, tuple)) and not _compiling():
             out = _fusion.run(self, inputs[0])
             if out is not NotImplemented:
                 return out
