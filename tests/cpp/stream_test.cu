@@ -1,5 +1,6 @@
 // Streams: the current-stream rule, guards, threads, the provider hook, ordering with work
 // already on the stream (with a negative control), stream-ordered allocation, graph capture.
+// Two devices: multi_gpu_test.cpp.
 #include <cuda_runtime.h>
 
 #include <atomic>
