@@ -29,23 +29,27 @@ MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
 
 
 class SyntheticImages(Dataset):
-    """uint8 images [3, H, W] that depend only on their index (so every rank sees the same data)."""
+    """uint8 images [3, H, W] that depend only on their index (so every rank sees the same data).
 
-    def __init__(self, length, height, width, num_classes):
-        self.length, self.height, self.width, self.num_classes = length, height, width, num_classes
+    Cheap to make, so that the example measures the augmentation, not the data: a fixed pool of
+    images (two ramps plus noise, drawn once from a fixed seed), image `index` being pool image
+    `index % pool` rolled by `index // pool` columns."""
+
+    def __init__(self, length, height, width, num_classes, pool=32):
+        self.length, self.num_classes = length, num_classes
+        g = torch.Generator().manual_seed(12345)
+        across = torch.linspace(0, 255, width).expand(height, width)
+        down = torch.linspace(0, 255, height).unsqueeze(1).expand(height, width)
+        base = torch.stack([across, down, 255 - across])
+        noise = torch.randint(-40, 41, (pool, 3, height, width), generator=g)
+        self.pool = (base + noise).clamp_(0, 255).to(torch.uint8)
 
     def __len__(self):
         return self.length
 
     def __getitem__(self, index):
-        g = torch.Generator().manual_seed(index)
-        # Two ramps and a per-index constant plus noise: resizing and colour ops act on real content.
-        h, w = self.height, self.width
-        across = torch.linspace(0, 255, w).expand(h, w)
-        down = torch.linspace(0, 255, h).unsqueeze(1).expand(h, w)
-        base = torch.stack([across, down, torch.full((h, w), float(index % 256))])
-        noise = torch.randint(-40, 41, (3, h, w), generator=g)
-        image = (base + noise).clamp_(0, 255).to(torch.uint8)
+        pool = self.pool.shape[0]
+        image = torch.roll(self.pool[index % pool], shifts=(index // pool) % self.pool.shape[-1], dims=-1)
         return image, index % self.num_classes, index
 
 
@@ -91,7 +95,7 @@ class SmallNet(torch.nn.Module):
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
-                   help="cuda: one GPU per process (NCCL); cpu: gloo; auto: cuda when there is a GPU per process")
+                   help="cuda: one GPU per process (NCCL); cpu: gloo; auto: cuda when there is a GPU per process on this node")
     p.add_argument("--dataset-size", type=int, default=4096)
     p.add_argument("--image-size", type=int, nargs=2, default=[256, 320], metavar=("H", "W"))
     p.add_argument("--crop-size", type=int, default=224)
@@ -110,7 +114,9 @@ def setup(device_arg):
     """Joins the process group (or runs alone without torchrun); returns (rank, world, device)."""
     world = int(os.environ.get("WORLD_SIZE", "1"))
     local_rank = int(os.environ.get("LOCAL_RANK", "0"))
-    use_cuda = device_arg == "cuda" or (device_arg == "auto" and torch.cuda.device_count() > local_rank)
+    local_world = int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
+    # "auto" decides the same way on every rank of a node: GPUs only when each rank gets one.
+    use_cuda = device_arg == "cuda" or (device_arg == "auto" and torch.cuda.device_count() >= local_world)
     if use_cuda:
         if torch.cuda.device_count() <= local_rank:
             raise SystemExit(f"rank with LOCAL_RANK={local_rank} needs GPU {local_rank}, "
@@ -204,7 +210,8 @@ def main(argv=None):
             total_images = sum(float(t[0]) for t in gathered)
             slowest = max(float(t[1]) for t in gathered)
             total_rate = total_images / slowest if slowest > 0 else float("nan")
-            print(f"total: {world} ranks, {total_rate:.1f} images/s ({total_rate / world:.1f} per rank)", flush=True)
+            print(f"total: {world} rank{'s' if world > 1 else ''}, {total_rate:.1f} images/s "
+                  f"({total_rate / world:.1f} per rank)", flush=True)
         dist.destroy_process_group()
     else:
         print(f"total: 1 rank, {rate:.1f} images/s", flush=True)

@@ -1,26 +1,15 @@
 // Two GPUs: an op runs on its input's device, on that device's current stream, whatever the
 // calling thread's current device and the other device's guards; outputs and scratch memory are
 // allocated on the input's device and the op's stream; a stream of another device is refused
-// before anything runs; graph capture works on the second device. Skipped, naming the device
-// count, on machines with fewer than two GPUs (tests/python/test_multi_gpu.py: the same through
-// PyTorch).
-#if SV_WITH_CUDA
-#include <cuda_runtime_api.h>
-#endif
-
+// before anything runs (graph capture on the second device: stream_test.cu). Skipped, naming the
+// device count, on machines with fewer than two GPUs (tests/python/test_multi_gpu.py: the same
+// through PyTorch).
 #include <vector>
 
 #include "test_utils.hpp"
 
 namespace svt {
 namespace {
-
-#define SV_REQUIRE_TWO_GPUS()                                                                            \
-  do {                                                                                                   \
-    if (!::streamvision::built_with_cuda()) GTEST_SKIP() << "streamvision built without CUDA";            \
-    if (const int n = ::streamvision::cuda_device_count(); n < 2)                                        \
-      GTEST_SKIP() << "needs 2 CUDA devices (found " << n << ")";                                         \
-  } while (0)
 
 const Device kGpu1 = Device::cuda(1);
 
@@ -105,47 +94,6 @@ TEST(MultiGpu, StreamOfAnotherDeviceIsRefusedBeforeAnythingRuns) {
   EXPECT_EQ(last_launch_stream(), before);
 }
 
-#if SV_WITH_CUDA
-TEST(MultiGpu, OpsOnDevice1AreCapturableInCudaGraphs) {
-  SV_REQUIRE_TWO_GPUS();
-  const Stream s = Stream::create(1);
-  const Dims shape{2, 3, 40, 56};
-  Tensor x = empty(shape, DType::UInt8, kGpu1, MemoryFormat::Contiguous, s);
-  Tensor result = empty({2, 3, 20, 28}, DType::Float32, kGpu1, MemoryFormat::Contiguous, s);
-  auto pipeline = [&](const Tensor& in) {
-    const Tensor f = functional::to_dtype(functional::horizontal_flip(in), DType::Float32, true);
-    return functional::normalize(functional::resize(f, {20, 28}), {0.485, 0.456, 0.406}, {0.229, 0.224, 0.225});
-  };
-  const Stream s0 = Stream::create(0);
-  StreamGuard current0(s0);  // device 0 current throughout
-  {
-    StreamGuard g(s);
-    copy_(x, random_cpu(shape, DType::UInt8, 1));  // warm-up: pools configured, kernels loaded
-    copy_(result, pipeline(x));
-  }
-  s.synchronize();
-  EXPECT_EQ(cuda_current_device(), 0);
-
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  CUDA_OK(cudaStreamBeginCapture(s.handle(), cudaStreamCaptureModeThreadLocal));
-  {
-    StreamGuard g(s);
-    copy_(result, pipeline(x));  // intermediates and scratch are allocated and freed inside the graph
-  }
-  CUDA_OK(cudaStreamEndCapture(s.handle(), &graph));
-  CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
-  for (std::uint64_t round = 0; round < 3; ++round) {
-    const Tensor input = random_cpu(shape, DType::UInt8, 10 + round);
-    copy_(x, input, s);
-    CUDA_OK(cudaGraphLaunch(exec, s.handle()));
-    s.synchronize();
-    EXPECT_TRUE(bitwise_equal(pipeline(input), result)) << "round " << round;  // the CPU engine's result
-  }
-  CUDA_OK(cudaGraphExecDestroy(exec));
-  CUDA_OK(cudaGraphDestroy(graph));
-}
-#endif
 
 }  // namespace
 }  // namespace svt
