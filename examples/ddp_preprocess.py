@@ -194,6 +194,9 @@ def main(argv=None):
     elapsed = time.perf_counter() - t_start if t_start is not None else 0.0
     rate = images_done / elapsed if elapsed > 0 else float("nan")
     where = f"{device}" + (f" ({torch.cuda.get_device_name(device)})" if cuda else "")
+    if images_done == 0:
+        print(f"rank {rank}: no step after the {args.warmup_steps} warm-up steps was timed "
+              "(raise --dataset-size or --epochs, or lower --warmup-steps)", flush=True)
     print(f"rank {rank}/{world} on {where}: {images_done} images in {elapsed:.3f} s, {rate:.1f} images/s, "
           f"last loss {loss.item() if loss is not None else float('nan'):.4f}", flush=True)
 

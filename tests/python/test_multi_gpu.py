@@ -72,6 +72,7 @@ def test_stream_current_on_device_1_does_not_affect_device_0_ops():
         assert _launched_on(torch.cuda.current_stream(0)) == (0, True)
     # The same with streamvision's own `with stream:` on device 1, and an op on each device.
     x1 = x0.to("cuda:1")
+    torch.cuda.synchronize(1)  # `mine` is not ordered after torch's copy on device 1
     with sv.Stream(device=1) as mine:
         z = F.vertical_flip(x0)
         assert sv.last_launch_stream().device == 0
