@@ -9,7 +9,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-
 from conftest import HAVE_TORCH, needs_torch, needs_two_gpus
 
 pytestmark = needs_torch
