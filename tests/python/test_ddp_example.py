@@ -4,6 +4,7 @@ On the CPU with gloo (CI runs this), and on 2 GPUs with NCCL (skipped with fewer
 """
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,11 +48,18 @@ def _child_env():
 def _start(nproc, device, dump):
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={nproc}",
            str(EXAMPLE), "--device", device, "--dump", str(dump), *SMALL]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=_child_env())
+    # A session of its own: on a timeout the launcher and its workers are killed together.
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=_child_env(),
+                            start_new_session=True)
 
 
 def _finish(proc):
-    out, _ = proc.communicate(timeout=240)
+    try:
+        out, _ = proc.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        raise AssertionError("torchrun did not finish in 240 s:\n" + out[-4000:]) from None
     assert proc.returncode == 0, out[-4000:]
     return out
 
@@ -60,7 +68,13 @@ def _compare_two_ranks_with_one_process(device):
     with tempfile.TemporaryDirectory() as tmp:
         two, one = Path(tmp, "two"), Path(tmp, "one")
         runs = [_start(2, device, two), _start(1, device, one)]  # side by side: half the wall time
-        out_two, out_one = (_finish(p) for p in runs)
+        try:
+            out_two, out_one = [_finish(p) for p in runs]
+        finally:
+            for p in runs:  # the other run, when one failed
+                if p.poll() is None:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.communicate()
         ranks = [torch.load(two / f"rank{r}.pt") for r in (0, 1)]
         single = torch.load(one / "rank0.pt")
 
