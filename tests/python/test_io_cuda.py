@@ -168,29 +168,33 @@ def test_bad_images_skipped_and_others_decoded():
         assert torch.equal(out[i], e), f"image {i}"
 
 
-def test_consumer_after_decode_on_same_stream_sees_whole_images():
-    """Producer/consumer on a side stream: a sleep kernel first widens any race, the decode, then
-    a consumer kernel queued right after on the same stream. The consumer must see the finished
-    images (compared with a decode checked after a full synchronisation), and the decode call
-    must return while the sleep is still running (it made the host wait for nothing)."""
+@pytest.mark.parametrize("sleep_cycles", [0, SLEEP_CYCLES], ids=["back_to_back", "after_sleep"])
+def test_consumer_after_decode_on_same_stream_sees_whole_images(sleep_cycles):
+    """Producer/consumer on a side stream: (a sleep kernel first, to widen any race,) the decode,
+    then a consumer kernel queued right after on the same stream. The consumer must see the
+    finished images (compared with a decode checked after a full synchronisation); after the
+    sleep, the decode call must return while the sleep is still running (it made the host wait
+    for nothing)."""
     data = mixed_batch() + [make_jpeg(375, 500, seed=s) for s in range(30, 40)]
     reference = [o.cpu() for o in svio.decode_jpeg(data, device="cuda")]
+    expected = torch.tensor([r.sum(dtype=torch.int64) for r in reference])
     torch.cuda.synchronize()
     side = torch.cuda.Stream()
-    for attempt in range(3):
+    for attempt in range(5):
         with torch.cuda.stream(side):
-            torch.cuda._sleep(SLEEP_CYCLES)
+            if sleep_cycles:
+                torch.cuda._sleep(sleep_cycles)
             start = time.perf_counter()
             out = svio.decode_jpeg(data, device="cuda")
             returned_while_busy = not side.query()
             took = time.perf_counter() - start
             sums = torch.stack([o.sum(dtype=torch.int64) for o in out])  # the consumer
         side.synchronize()
-        expected = torch.tensor([r.sum(dtype=torch.int64) for r in reference])
         assert torch.equal(sums.cpu(), expected), f"attempt {attempt}"
         for o, r in zip(out, reference):
             assert torch.equal(o.cpu(), r)
-        assert returned_while_busy, f"decode waited for the stream's queued sleep ({took * 1e3:.1f} ms)"
+        if sleep_cycles:
+            assert returned_while_busy, f"decode waited for the stream's queued sleep ({took * 1e3:.1f} ms)"
 
 
 def test_memory_the_stream_still_reads_is_not_written_early():
