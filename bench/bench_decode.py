@@ -29,6 +29,7 @@ import torch
 from PIL import Image
 
 import streamvision.io as svio
+from streamvision._nvjpeg import gpu_decoder_available
 import streamvision.transforms.v2 as T
 
 try:
@@ -131,7 +132,7 @@ def main():
         "torch": torch.__version__,
         "torchvision": torchvision.__version__ if torchvision is not None else None,
     }
-    if torch.cuda.is_available() and svio.gpu_decoder_available():
+    if torch.cuda.is_available() and gpu_decoder_available():
         results["gpu"] = torch.cuda.get_device_name()
         gpu_decode(data, args.iters, results)
         end_to_end(data, args.iters, results)

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 import streamvision.io as svio
+from streamvision._nvjpeg import gpu_decoder_available  # decode_jpeg(device="cuda") works here
 import streamvision.transforms.v2 as T
 
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
@@ -68,7 +69,7 @@ def preprocess_files(paths, seed=0, device="cpu"):
 
 def resolve_device(device):
     if device == "auto":
-        return "cuda" if torch.cuda.is_available() and svio.gpu_decoder_available() else "cpu"
+        return "cuda" if torch.cuda.is_available() and gpu_decoder_available() else "cpu"
     return device
 
 
@@ -80,7 +81,8 @@ def run(input_dir, output_dir, seed=0, device="auto", batch_size=32, actors=None
     device = resolve_device(device)
     if actors is None:
         resources = ray.cluster_resources()
-        actors = max(1, int(resources.get("GPU", 0))) if device == "cuda" else max(1, int(resources.get("CPU", 1)))
+        # CPU actors hold a CPU each for their lifetime: leave one to Ray Data's read and write tasks.
+        actors = max(1, int(resources.get("GPU", 0))) if device == "cuda" else max(1, int(resources.get("CPU", 1)) - 1)
     ds = ray.data.read_binary_files(input_dir, include_paths=True, file_extensions=["jpg", "jpeg"])
     ds = ds.map_batches(
         Preprocessor,
@@ -88,7 +90,8 @@ def run(input_dir, output_dir, seed=0, device="auto", batch_size=32, actors=None
         batch_size=batch_size,
         batch_format="numpy",
         concurrency=actors,
-        num_gpus=1 if device == "cuda" else 0,  # a GPU per actor; CPU actors take one CPU each
+        num_gpus=1 if device == "cuda" else 0,  # a GPU per actor
+        num_cpus=1,
     )
     ds.write_parquet(output_dir)
     return device

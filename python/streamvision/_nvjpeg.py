@@ -27,3 +27,28 @@ def point_loader_at_wheel():
     path = wheel_library()
     if path is not None:
         os.environ[_ENV] = path  # os.environ writes through to the C environment (putenv)
+
+
+_probe = {}
+
+
+def gpu_decoder_available(device="cuda"):
+    """Whether ``streamvision.io.decode_jpeg(..., device=device)`` can decode on the GPU here: a
+    CUDA device, a build with the nvJPEG decoder and a loadable libnvjpeg.so.13. Answered by
+    decoding a 1x1 JPEG once per device (which also creates the device's decoder); never raises."""
+    key = str(device)
+    if key not in _probe:
+        try:
+            from . import _C
+
+            if not (_C.built_with_cuda() and _C.cuda_device_count() > 0):
+                _probe[key] = False
+            else:
+                import numpy
+
+                tiny = _C.encode_jpeg(numpy.zeros((1, 1, 1), dtype=numpy.uint8), 75)
+                images, _ = _C.decode_jpeg_batch([tiny], 0, False, key, "raise")
+                _probe[key] = images[0] is not None
+        except Exception:  # noqa: BLE001 - any failure means "not here"
+            _probe[key] = False
+    return _probe[key]

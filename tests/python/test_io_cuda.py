@@ -23,6 +23,7 @@ if HAVE_TORCH:
     import torch
 
     import streamvision.io as svio
+    from streamvision._nvjpeg import gpu_decoder_available
 
     try:
         from PIL import Image
@@ -36,7 +37,7 @@ SLEEP_CYCLES = 200_000_000  # about 100 ms at the H200's ~2 GHz
 def _gpu_decoder():
     if Image is None:
         pytest.skip("needs Pillow to make JPEG files")
-    if not svio.gpu_decoder_available():
+    if not gpu_decoder_available():
         pytest.skip("this build has no nvJPEG decoder, or libnvjpeg.so.13 cannot be loaded (pip install nvidia-nvjpeg)")
 
 
