@@ -75,6 +75,13 @@ Error batch_error(const char* op, std::size_t index, const std::exception& e) {
                "image " + std::to_string(index) + " of the batch: " + message);
 }
 
+// The stream a GPU decode runs on. Without a GPU decoder the hook only reports that, so no CUDA
+// stream is looked up (there may be no CUDA at all).
+Stream gpu_stream(Device device, const std::optional<Stream>& stream) {
+  if (stream) return *stream;
+  return detail::gpu_jpeg_decoder_available() ? Stream::current(device.index) : Stream();
+}
+
 using DecodeOne = Tensor (*)(const Tensor&, ImageReadMode, bool);
 
 // The CPU batch: inputs checked first (a bad argument raises whatever on_error says, as
@@ -111,8 +118,7 @@ std::vector<Tensor> decode_jpeg_batch_gpu(const std::vector<Tensor>& data, Image
                                           Device device, OnError on_error, std::vector<std::string>* errors,
                                           const std::optional<Stream>& stream) {
   for (const Tensor& d : data) detail::check_encoded(d, "decode_jpeg");
-  const Stream on = stream.value_or(Stream::current(device.index));
-  auto results = detail::decode_jpeg_gpu(data, mode, exif, device, on);
+  auto results = detail::decode_jpeg_gpu(data, mode, exif, device, gpu_stream(device, stream));
   if (results.size() != data.size()) {
     throw Error(ErrorKind::Runtime, "decode_jpeg", "the GPU decoder returned " + std::to_string(results.size()) +
                                                        " results for " + std::to_string(data.size()) + " images");
@@ -139,8 +145,7 @@ Tensor decode_jpeg(const Tensor& data, ImageReadMode mode, Device device, bool a
   check_device(device, "decode_jpeg");
   detail::check_encoded(data, "decode_jpeg");
   if (device.is_cuda()) {
-    auto results = detail::decode_jpeg_gpu({data}, mode, apply_exif_orientation, device,
-                                           stream.value_or(Stream::current(device.index)));
+    auto results = detail::decode_jpeg_gpu({data}, mode, apply_exif_orientation, device, gpu_stream(device, stream));
     if (auto* message = std::get_if<std::string>(&results.at(0))) throw Error(ErrorKind::Runtime, "decode_jpeg", *message);
     return std::get<Tensor>(results[0]);
   }
