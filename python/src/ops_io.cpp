@@ -9,6 +9,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
+#include "op_call.hpp"
 #include "streamvision/io/image_io.hpp"
 
 namespace svpy {
@@ -88,6 +89,10 @@ nb::tuple decode_batch(const char* op, BatchDecoder decode, const std::vector<nb
   const io::OnError e = on_error_from_str(on_error, op);
   if (d.is_cuda() && built_with_cuda()) ensure_framework_provider();  // decode on torch's current stream
   const std::vector<Tensor> data = import_all(items, op);
+  // GPU outputs of torch inputs come from PyTorch's caching allocator on its current stream, as
+  // every op's do: the output factory of an OpCall on the first input, active while decoding.
+  std::optional<OpCall> torch_outputs;
+  if (d.is_cuda() && !items.empty()) torch_outputs.emplace(op, items[0], nb::none(), "input");
   std::vector<Tensor> images;
   std::vector<std::string> errors;
   {

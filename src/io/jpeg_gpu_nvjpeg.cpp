@@ -107,6 +107,33 @@ struct ImageInfo {
   bool hardware = false;  // the engine can decode it
 };
 
+// Whether the entropy-coded data is followed by an End Of Image marker: the marker segments are
+// walked from SOI to the first SOS (an EXIF thumbnail in APP1 carries markers of its own), then
+// FF D9 is looked for (inside scans a data FF is stuffed as FF 00, restart markers are FF D0-D7).
+// The hardware engine decodes a truncated stream without complaint; the CPU decoder, like
+// torchvision's, reports it ("Image is incomplete or truncated"), so such images go to it.
+bool has_end_of_image(const unsigned char* p, std::size_t n) {
+  if (n < 4 || p[0] != 0xFF || p[1] != 0xD8) return false;
+  std::size_t i = 2;
+  while (i + 4 <= n) {
+    if (p[i] != 0xFF) return false;
+    const unsigned char marker = p[i + 1];
+    if (marker == 0xFF) {  // fill byte
+      ++i;
+      continue;
+    }
+    const std::size_t length = (static_cast<std::size_t>(p[i + 2]) << 8) | p[i + 3];
+    if (marker == 0xDA) {  // SOS: entropy-coded data follows its header
+      for (std::size_t j = i + 2 + length; j + 1 < n; ++j) {
+        if (p[j] == 0xFF && p[j + 1] == 0xD9) return true;
+      }
+      return false;
+    }
+    i += 2 + length;
+  }
+  return false;
+}
+
 // One per device, created on first use and kept for the process (like torchvision's, it is never
 // destroyed: at exit the CUDA runtime may already be gone).
 class Decoder {
@@ -146,6 +173,10 @@ class Decoder {
         on_cpu.push_back(i);
         continue;
       }
+      if (!has_end_of_image(bytes, static_cast<std::size_t>(data[i].numel()))) {
+        on_cpu.push_back(i);  // truncated (or not JPEG): the CPU decoder's error, as torchvision's
+        continue;
+      }
       ImageInfo& info = infos[i];
       SV_NVJPEG_CHECK(api_.nvjpegJpegStreamGetFrameDimensions(header_stream_, &info.width, &info.height));
       SV_NVJPEG_CHECK(api_.nvjpegJpegStreamGetComponentsNum(header_stream_, &info.components));
@@ -174,9 +205,8 @@ class Decoder {
     for (std::size_t i = 0; i < n; ++i) {
       if (infos[i].width == 0) continue;
       const int c = channels(mode, infos[i]);
-      outputs[i] = empty({static_cast<std::int64_t>(infos[i].height), static_cast<std::int64_t>(infos[i].width), c}, DType::UInt8, Device::cuda(device_),
-                         MemoryFormat::Contiguous, stream)
-                       .permute({2, 0, 1});
+      outputs[i] = empty({c, static_cast<std::int64_t>(infos[i].height), static_cast<std::int64_t>(infos[i].width)},
+                         DType::UInt8, Device::cuda(device_), MemoryFormat::ChannelsLast, stream);
     }
 
     for (const auto* group : {&hardware_rgb, &hardware_gray}) {
