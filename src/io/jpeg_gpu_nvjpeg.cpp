@@ -412,7 +412,9 @@ std::vector<std::variant<Tensor, std::string>> decode_jpeg_gpu(const std::vector
                                                                bool apply_exif_orientation, Device device,
                                                                const Stream& stream) {
   if (mode != ImageReadMode::Unchanged && mode != ImageReadMode::Gray && mode != ImageReadMode::RGB) {
-    throw Error(ErrorKind::Value, kOp, "mode", "UNCHANGED, GRAY or RGB for JPEG", image_read_mode_name(mode));
+    throw Error(ErrorKind::Runtime, kOp,
+                std::string("The provided mode is not supported for JPEG files (mode=") + image_read_mode_name(mode) +
+                    "; JPEG decodes to UNCHANGED, GRAY or RGB)");
   }
   std::string why;
   if (nvjpeg_api(&why) == nullptr) throw Error(ErrorKind::Runtime, kOp, "device='" + device.str() + "': " + why);
