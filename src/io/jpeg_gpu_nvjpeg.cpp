@@ -17,8 +17,10 @@
 // cudaMalloc (never stream-ordered memory, which is only free in stream order), and a
 // cudaMemcpyAsync on the caller's stream moves each image into its output; an event recorded
 // after the copies marks when a staging buffer may be written again, and a busy buffer is never
-// waited for: another one is taken (or made). The engine's completion is ordered on the stream
-// it was given, so the copies see whole images. No host synchronisation anywhere.
+// waited for: another one is taken (or made, up to a few; past that the batch takes the hybrid
+// path). The engine's completion is ordered on the stream it was given, so the copies see whole
+// images. The host never waits for the caller's work; the one wait is back-pressure on the
+// hybrid path's own uploads when more than kMaxPinnedBuffers are queued (idle_pinned).
 //
 // Allocation: outputs come from empty() on the caller's stream (PyTorch's caching allocator when
 // called from Python); the hybrid path's device buffer from streamvision's stream-ordered
@@ -53,6 +55,8 @@ using streamvision::detail::require_cuda_device;
 constexpr const char* kOp = "decode_jpeg";
 constexpr int kMaxDevices = 64;
 constexpr std::size_t kStagingAlignment = 256;
+constexpr std::size_t kMaxStagingBuffers = 4;  // whole batches decoded by the engine, copies pending
+constexpr std::size_t kMaxPinnedBuffers = 64;  // hybrid-path uploads pending
 
 [[noreturn]] void throw_nvjpeg(const char* call, nvjpegStatus_t status) {
   throw Error(ErrorKind::Runtime, kOp, std::string("nvJPEG call ") + call + " failed: " + nvjpeg_status_name(status));
@@ -87,6 +91,7 @@ int device_free(void* context, void* ptr, std::size_t size, cudaStream_t stream)
 struct Reusable {
   cudaEvent_t done = nullptr;
   bool recorded = false;
+  std::uint64_t sequence = 0;  // when it was last recorded (larger: later)
   bool idle() const { return !recorded || cudaEventQuery(done) == cudaSuccess; }
 };
 
@@ -264,7 +269,8 @@ class Decoder {
       offsets[k] = total;
       total += (outputs[group[k]].nbytes() + kStagingAlignment - 1) / kStagingAlignment * kStagingAlignment;
     }
-    StagingBuffer& staging = idle_staging(total);
+    StagingBuffer* staging = idle_staging(total);
+    if (staging == nullptr) return false;
     std::vector<const unsigned char*> bitstreams(group.size());
     std::vector<std::size_t> lengths(group.size());
     std::vector<nvjpegImage_t> destinations(group.size());
@@ -273,7 +279,7 @@ class Decoder {
       bitstreams[k] = static_cast<const unsigned char*>(data[group[k]].data());
       lengths[k] = static_cast<std::size_t>(data[group[k]].numel());
       destinations[k] = nvjpegImage_t{};
-      destinations[k].channel[0] = static_cast<unsigned char*>(staging.data) + offsets[k];
+      destinations[k].channel[0] = static_cast<unsigned char*>(staging->data) + offsets[k];
       destinations[k].pitch[0] = static_cast<std::size_t>(out.size(2) * out.size(0));  // W * C
     }
     const nvjpegOutputFormat_t format = format_for(static_cast<int>(outputs[group[0]].size(0)));
@@ -285,27 +291,30 @@ class Decoder {
     }
     for (std::size_t k = 0; k < group.size(); ++k) {
       const Tensor& out = outputs[group[k]];
-      SV_CUDA_CHECK(cudaMemcpyAsync(out.data(), static_cast<unsigned char*>(staging.data) + offsets[k], out.nbytes(),
+      SV_CUDA_CHECK(cudaMemcpyAsync(out.data(), static_cast<unsigned char*>(staging->data) + offsets[k], out.nbytes(),
                                     cudaMemcpyDeviceToDevice, stream.handle()),
                     kOp);
     }
-    SV_CUDA_CHECK(cudaEventRecord(staging.done, stream.handle()), kOp);
-    staging.recorded = true;
+    record(*staging, stream);
     return true;
   }
 
-  // A staging buffer of at least `bytes` that no queued copy still reads. Never waits: a busy or
-  // small buffer is passed over and a new one made (cudaMalloc: memory that is free now, not
-  // only in some stream's order, since the engine writes at once).
-  StagingBuffer& idle_staging(std::size_t bytes) {
+  // A staging buffer of at least `bytes` that no queued copy still reads, or nullptr. Never waits:
+  // a busy or small buffer is passed over and a new one made (cudaMalloc: memory that is free
+  // now, not only in some stream's order, since the engine writes at once). At most
+  // kMaxStagingBuffers exist (each holds a whole batch): when all are busy — the host runs that
+  // many batches ahead of the stream — the caller decodes on the hybrid path instead, which
+  // writes in stream order and needs no staging.
+  StagingBuffer* idle_staging(std::size_t bytes) {
     StagingBuffer* small_idle = nullptr;
     for (auto& buffer : staging_) {
       if (!buffer->idle()) continue;
-      if (buffer->capacity >= bytes) return *buffer;
+      if (buffer->capacity >= bytes) return buffer.get();
       small_idle = buffer.get();
     }
     StagingBuffer* target = small_idle;
     if (target == nullptr) {
+      if (staging_.size() >= kMaxStagingBuffers) return nullptr;
       staging_.push_back(std::make_unique<StagingBuffer>());
       target = staging_.back().get();
       SV_CUDA_CHECK(cudaEventCreateWithFlags(&target->done, cudaEventDisableTiming), kOp);
@@ -317,18 +326,34 @@ class Decoder {
     const std::size_t capacity = bytes + bytes / 4;  // headroom for the next, slightly larger batch
     SV_CUDA_CHECK(cudaMalloc(&target->data, capacity), kOp);
     target->capacity = capacity;
-    return *target;
+    return target;
   }
 
+  // A pinned buffer whose last upload has run. New ones are made while fewer than
+  // kMaxPinnedBuffers exist; past that (that many uploads queued behind the caller's work) the
+  // host waits for the oldest upload: the one wait in the decoder, back-pressure that bounds
+  // pinned memory, reached only when the host is that far ahead of the stream.
   PinnedBuffer& idle_pinned() {
+    PinnedBuffer* oldest = nullptr;
     for (auto& buffer : pinned_) {
       if (buffer->idle()) return *buffer;
+      if (oldest == nullptr || buffer->sequence < oldest->sequence) oldest = buffer.get();
+    }
+    if (pinned_.size() >= kMaxPinnedBuffers) {
+      SV_CUDA_CHECK(cudaEventSynchronize(oldest->done), kOp);
+      return *oldest;
     }
     pinned_.push_back(std::make_unique<PinnedBuffer>());
     PinnedBuffer& buffer = *pinned_.back();
     SV_CUDA_CHECK(cudaEventCreateWithFlags(&buffer.done, cudaEventDisableTiming), kOp);
     SV_NVJPEG_CHECK(api_.nvjpegBufferPinnedCreate(handle_, nullptr, &buffer.buffer));
     return buffer;
+  }
+
+  void record(Reusable& buffer, const Stream& stream) {
+    SV_CUDA_CHECK(cudaEventRecord(buffer.done, stream.handle()), kOp);
+    buffer.recorded = true;
+    buffer.sequence = ++sequence_;
   }
 
   // The decoupled API image by image: Huffman decoding on the host into a pinned buffer, its
@@ -364,8 +389,7 @@ class Decoder {
       SV_NVJPEG_CHECK(
           api_.nvjpegDecodeJpegTransferToDevice(handle_, hybrid_decoder_, hybrid_state_, decode_stream_, stream.handle()));
       // The pinned buffer is free again once its upload has run.
-      SV_CUDA_CHECK(cudaEventRecord(pinned.done, stream.handle()), kOp);
-      pinned.recorded = true;
+      record(pinned, stream);
       nvjpegImage_t destination{};
       destination.channel[0] = static_cast<unsigned char*>(out.data());
       destination.pitch[0] = static_cast<std::size_t>(out.size(2) * out.size(0));  // W * C
@@ -394,6 +418,7 @@ class Decoder {
   bool hybrid_used_ = false;
   std::vector<std::unique_ptr<StagingBuffer>> staging_;
   std::vector<std::unique_ptr<PinnedBuffer>> pinned_;
+  std::uint64_t sequence_ = 0;
 };
 
 // One decoder per device; a call holds its device's lock (nvJPEG's states are not shared
