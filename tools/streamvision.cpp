@@ -33,20 +33,21 @@ int main(int argc, char** argv) {
   run->add_option("--contact-sheet-count", o.contact_sheet_count, "rows of the contact sheet")->capture_default_str();
   run->add_flag("--resume", o.resume, "skip inputs whose output exists");
   run->add_flag("--strict", o.strict, "exit with 1 when any input is skipped");
-  run->add_option("INPUT", o.inputs, "image files or folders")->required()->expected(1, -1);
-  run->add_option("OUTPUT_DIR", o.output_dir, "where outputs, manifest.jsonl and classes.txt go")->required();
+  // INPUT... OUTPUT_DIR as one list (the last is the output folder): CLI11 gives a list option
+  // every positional.
+  std::vector<std::string> positionals;
+  run->add_option("INPUT... OUTPUT_DIR", positionals,
+                  "image files or folders, then the folder for outputs, manifest.jsonl and classes.txt")
+      ->required()
+      ->expected(2, -1);
   run->footer(svtool::pipeline_help() +
               "Outputs are written atomically (temporary name, then rename); bad inputs are reported and skipped.\n"
               "Exit codes: 0 done, 1 every input failed (or any, with --strict), 2 bad arguments or output "
               "directory, 130 interrupted.\n"
               "Example: streamvision run --pipeline random_resized_crop=224,hflip=0.5,to_dtype=float32,"
               "normalize=imagenet --contact-sheet sheet.png assets/demo out");
-  // INPUT... OUTPUT_DIR: the last positional is the output folder.
-  run->positionals_at_end();
-
   try {
-    // CLI11 gives all positionals to INPUT (expected 1..n) before OUTPUT_DIR; split them here.
-    std::vector<std::string> positionals;
+    // INPUT... OUTPUT_DIR: CLI11 leaves the last positional to the required OUTPUT_DIR.
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
@@ -55,7 +56,12 @@ int main(int argc, char** argv) {
     std::printf("streamvision %s\n", streamvision::version());
     return 0;
   }
-  if (run->parsed()) return svtool::run(o);
+  if (run->parsed()) {
+    o.output_dir = positionals.back();
+    positionals.pop_back();
+    o.inputs = positionals;
+    return svtool::run(o);
+  }
   std::fputs(app.help().c_str(), stdout);
   return 0;
 }
