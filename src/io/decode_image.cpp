@@ -24,6 +24,8 @@ const char* image_read_mode_name(ImageReadMode mode) {
   return "?";
 }
 
+bool gpu_decoder_available() { return detail::gpu_jpeg_decoder_available(); }
+
 ImageFormat sniff_image_format(const Tensor& data) {
   if (!data.defined() || data.dtype() != DType::UInt8 || data.dim() != 1 || !data.device().is_cpu()) {
     return ImageFormat::Unknown;

@@ -46,6 +46,9 @@ Tensor read_file(const std::string& path);
 // Writes a 1-D uint8 CPU tensor to `path` (torchvision.io.write_file).
 void write_file(const std::string& path, const Tensor& data);
 
+// Whether decode_jpeg(device=cuda) can run here: the build has nvJPEG and it loads.
+bool gpu_decoder_available();
+
 // The formats decode_image recognises from the first bytes.
 enum class ImageFormat { Unknown, JPEG, PNG };
 ImageFormat sniff_image_format(const Tensor& data);
