@@ -4,8 +4,12 @@ Framework tensors in, the same framework's tensors out: torch in, torch out (on
 ``torch.cuda.current_stream()``); numpy in, numpy out (CPU); ``streamvision.Tensor`` in and out.
 """
 
-from . import _C
-from ._C import (
+from . import _nvjpeg
+
+_nvjpeg.point_loader_at_wheel()  # before the first GPU decode reads the variable
+
+from . import _C  # noqa: E402
+from ._C import (  # noqa: E402
     Event,
     Stream,
     Tensor,
