@@ -267,6 +267,11 @@ int run(const RunOptions& o) {
     device = parse_device(o.device);
     steps = parse_pipeline(o.pipeline);
     format = parse_output_format(o.format);
+    if (o.shard_size < 0) throw std::invalid_argument("--shard-size must be 0 (one file per image) or more");
+    if (o.shard_size > 0 && o.resume) throw std::invalid_argument("--resume cannot be combined with --shard-size");
+    if (o.shard_size > 0 && format != OutputFormat::Auto && format != OutputFormat::Npy) {
+      throw std::invalid_argument("--shard-size writes .npy shards: use --format npy");
+    }
     all = collect_inputs(o.inputs);
     if (all.items.empty()) throw std::invalid_argument("no JPEG or PNG files found in the inputs");
     check_output_dir(out_dir);
@@ -309,9 +314,28 @@ int run(const RunOptions& o) {
   const std::size_t sheet_count = o.contact_sheet.empty() ? 0 : static_cast<std::size_t>(std::max(0, o.contact_sheet_count));
   Progress progress(inputs.size(), ::isatty(STDERR_FILENO) != 0);
   std::size_t finished = 0;
+  // --shard-size: results of one shape stacked into shard_NNNNN.npy, in input order.
+  std::vector<std::pair<std::size_t, sv::Tensor>> shard;
+  int shards_written = 0;
   {
     DecodePool pool(inputs, workers, std::max<std::size_t>(2 * o.batch, 4 * workers), !gpu_decode, stages);
     Writer writer(stages);
+    auto flush_shard = [&] {
+      if (shard.empty()) return;
+      const sv::Tensor& first = shard.front().second;
+      sv::Dims shape{static_cast<std::int64_t>(shard.size())};
+      for (int d = 0; d < first.dim(); ++d) shape.push_back(first.size(d));
+      const sv::Tensor stacked = sv::empty(shape, first.dtype(), sv::Device::cpu());
+      for (std::size_t k = 0; k < shard.size(); ++k) sv::copy_(stacked.select(0, static_cast<std::int64_t>(k)), shard[k].second);
+      char name[32];
+      std::snprintf(name, sizeof(name), "shard_%05d.npy", shards_written++);
+      for (std::size_t k = 0; k < shard.size(); ++k) {
+        std::string& line = manifest[shard[k].first];
+        line.replace(line.find("%OUTPUT%"), 8, json_string(name) + ", \"shard_index\": " + std::to_string(k));
+      }
+      writer.push(shard.front().first, out_dir / name, stacked, OutputFormat::Npy);
+      shard.clear();
+    };
     for (std::size_t b0 = 0; b0 < inputs.size() && !g_interrupted; b0 += o.batch) {
       const std::size_t b1 = std::min(inputs.size(), b0 + static_cast<std::size_t>(o.batch));
       std::vector<Decoded> batch;
@@ -361,12 +385,23 @@ int run(const RunOptions& o) {
       for (auto& [i, y] : results) {
         try {
           const sv::Tensor host = sv::to_device(y, sv::Device::cpu(), stream);
-          const OutputFormat f = resolve_format(format, host);
-          const std::string name = inputs[i].relative + extension(f);
-          manifest[i].replace(manifest[i].find("%OUTPUT%"), 8, json_string(name));
           if (sheet.size() < sheet_count) {
             sheet.push_back({inputs[i].path.filename().string(), sv::to_device(batch[i - b0].image, sv::Device::cpu()), host});
           }
+          if (o.shard_size > 0) {
+            if (!shard.empty() && !(sv::Dims(shard.front().second.shape()) == sv::Dims(host.shape()) &&
+                                    shard.front().second.dtype() == host.dtype())) {
+              throw std::runtime_error("result " + sv::Dims(host.shape()).str() + " differs from the shard's " +
+                                       sv::Dims(shard.front().second.shape()).str() +
+                                       " (shards need a pipeline with a fixed output size)");
+            }
+            shard.emplace_back(i, host);
+            if (shard.size() == static_cast<std::size_t>(o.shard_size)) flush_shard();
+            continue;
+          }
+          const OutputFormat f = resolve_format(format, host);
+          const std::string name = inputs[i].relative + extension(f);
+          manifest[i].replace(manifest[i].find("%OUTPUT%"), 8, json_string(name));
           writer.push(i, out_dir / name, host, f);
         } catch (const std::exception& e) {
           failures[i] = e.what();
@@ -377,6 +412,7 @@ int run(const RunOptions& o) {
       finished = b1;
       progress.update(finished, failures.size());
     }
+    flush_shard();
     for (auto& [i, message] : writer.close()) {
       failures[i] = message;
       manifest[i].clear();

@@ -261,5 +261,10 @@ def test_decode_jpeg_cuda(mode):
     for got, d in zip(out, data):
         ref = tvio.decode_jpeg(d, mode=tv_mode(mode))
         assert got.device.type == "cuda" and got.shape == ref.shape
-        # nvJPEG's IDCT and upsampling differ from libjpeg's islow: close, not equal.
-        assert (got.cpu().int() - ref.int()).abs().max() <= 3 if mode != "UNCHANGED" else True
+        # nvJPEG's IDCT and chroma upsampling are not libjpeg's islow: close, not equal.
+        diff = (got.cpu().int() - ref.int()).abs().float()
+        assert diff.mean() < 2.0, f"mean abs diff {diff.mean()}"
+    # on_error="skip" on the GPU: the bad image is None, the others decode.
+    with pytest.warns(RuntimeWarning, match="image 1 of the batch"):
+        out = sio.decode_jpeg([data[0], data[1][:40], data[2]], device="cuda", on_error="skip")
+    assert out[1] is None and out[0] is not None and out[2] is not None
