@@ -57,16 +57,23 @@ std::string json_string(const std::string& s) {
 sv::Device parse_device(const std::string& arg) {
   if (arg == "auto") return sv::cuda_is_available() ? sv::Device::cuda(0) : sv::Device::cpu();
   if (arg == "cpu") return sv::Device::cpu();
-  if (arg == "cuda") return sv::Device::cuda(0);
+  int index = -1;
+  if (arg == "cuda") index = 0;
   if (arg.rfind("cuda:", 0) == 0) {
     try {
       std::size_t used = 0;
-      const int index = std::stoi(arg.substr(5), &used);
-      if (used == arg.size() - 5 && index >= 0) return sv::Device::cuda(index);
+      const int parsed = std::stoi(arg.substr(5), &used);
+      if (used == arg.size() - 5 && parsed >= 0) index = parsed;
     } catch (const std::exception&) {
     }
   }
-  throw std::invalid_argument("--device must be auto, cpu, cuda or cuda:N, got '" + arg + "'");
+  if (index < 0) throw std::invalid_argument("--device must be auto, cpu, cuda or cuda:N, got '" + arg + "'");
+  if (!sv::built_with_cuda()) throw std::invalid_argument("--device " + arg + ": this build has no CUDA engine");
+  if (index >= sv::cuda_device_count()) {
+    throw std::invalid_argument("--device " + arg + ": there are " + std::to_string(sv::cuda_device_count()) +
+                                " CUDA device(s) here");
+  }
+  return sv::Device::cuda(index);
 }
 
 // Fails at start, before any work, when outputs could not be written.

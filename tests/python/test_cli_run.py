@@ -196,6 +196,9 @@ def test_command_line_errors(tmp_path):
     assert "does not exist" in proc.stderr
     proc = run("--format", "png", tmp_path / "in", tmp_path / "o", check_rc=1)
     assert "--format png needs uint8" in proc.stdout
+    if not torch.cuda.is_available():
+        proc = subprocess.run([PROGRAM, "run", "--device", "cuda:0", tmp_path / "in", tmp_path / "o"], capture_output=True, text=True)
+        assert proc.returncode == 2 and "--device cuda:0" in proc.stderr
     assert subprocess.run([PROGRAM, "--version"], capture_output=True, text=True).stdout.startswith("streamvision ")
 
 

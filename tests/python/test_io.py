@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from conftest import HAVE_CUDA, needs_cuda, needs_torchvision
+from conftest import needs_cuda, needs_torchvision
 
 torch = pytest.importorskip("torch")
 PIL = pytest.importorskip("PIL")
@@ -245,8 +245,8 @@ def test_numpy_in_numpy_out():
 
 
 def test_cuda_without_decoder_says_so():
-    if HAVE_CUDA and _C.built_with_cuda():
-        pytest.skip("GPU machine: covered by test_decode_jpeg_cuda")
+    if _C.io_gpu_decoder_available():
+        pytest.skip("this build has the nvJPEG decoder: covered by test_decode_jpeg_cuda")
     data = pil_bytes(random_pil("RGB", 8, 8, 0), "JPEG")
     with pytest.raises(RuntimeError, match="nvJPEG|CUDA"):
         sio.decode_jpeg(data, device="cuda")
@@ -254,6 +254,7 @@ def test_cuda_without_decoder_says_so():
 
 @needs_cuda
 @needs_torchvision
+@pytest.mark.skipif(not _C.io_gpu_decoder_available(), reason="this build has no nvJPEG decoder (SV_IO_NVJPEG)")
 @pytest.mark.parametrize("mode", MODES)
 def test_decode_jpeg_cuda(mode):
     data = [pil_bytes(random_pil("RGB", 30 + i, 41, i), "JPEG", quality=90) for i in range(3)]
