@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -432,9 +433,18 @@ int run(const RunOptions& o) {
   try {
     std::string text;
     if (o.resume) {
+      // Keep the earlier runs' lines, except for outputs this run wrote again.
+      std::set<std::string> rewritten;
+      for (const std::string& line : manifest) {
+        const std::size_t at = line.find("\"output\": ");
+        if (at != std::string::npos) rewritten.insert(line.substr(at, line.find(',', at) - at));
+      }
       std::ifstream old(out_dir / "manifest.jsonl");
       std::string line;
-      while (std::getline(old, line)) text += line + "\n";
+      while (std::getline(old, line)) {
+        const std::size_t at = line.find("\"output\": ");
+        if (at == std::string::npos || !rewritten.count(line.substr(at, line.find(',', at) - at))) text += line + "\n";
+      }
     }
     for (const std::string& line : manifest) {
       if (!line.empty()) text += line + "\n";
