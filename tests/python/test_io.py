@@ -236,6 +236,15 @@ def test_files(tmp_path):
     assert sio.read_file(path).dtype == torch.uint8
     with pytest.raises(RuntimeError, match="cannot open '.*missing.png'"):
         sio.read_file(tmp_path / "missing.png")
+    # Decode errors name the file.
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(bytes(sio.encode_jpeg(image).numpy())[:50])
+    with pytest.raises(RuntimeError, match="Image is incomplete or truncated .file .*bad.jpg"):
+        sio.read_image(bad)
+    with pytest.raises(RuntimeError, match=r"image 1 of the batch: .* \(.*bad.jpg\)"):
+        sio.decode_image([path, bad])
+    with pytest.warns(RuntimeWarning, match=r"image 1 of the batch: .*bad.jpg"):
+        assert sio.decode_image([path, bad], on_error="skip")[1] is None
 
 
 def test_numpy_in_numpy_out():
