@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -57,16 +58,23 @@ std::string json_string(const std::string& s) {
 sv::Device parse_device(const std::string& arg) {
   if (arg == "auto") return sv::cuda_is_available() ? sv::Device::cuda(0) : sv::Device::cpu();
   if (arg == "cpu") return sv::Device::cpu();
-  if (arg == "cuda") return sv::Device::cuda(0);
+  int index = -1;
+  if (arg == "cuda") index = 0;
   if (arg.rfind("cuda:", 0) == 0) {
     try {
       std::size_t used = 0;
-      const int index = std::stoi(arg.substr(5), &used);
-      if (used == arg.size() - 5 && index >= 0) return sv::Device::cuda(index);
+      const int parsed = std::stoi(arg.substr(5), &used);
+      if (used == arg.size() - 5 && parsed >= 0) index = parsed;
     } catch (const std::exception&) {
     }
   }
-  throw std::invalid_argument("--device must be auto, cpu, cuda or cuda:N, got '" + arg + "'");
+  if (index < 0) throw std::invalid_argument("--device must be auto, cpu, cuda or cuda:N, got '" + arg + "'");
+  if (!sv::built_with_cuda()) throw std::invalid_argument("--device " + arg + ": this build has no CUDA engine");
+  if (index >= sv::cuda_device_count()) {
+    throw std::invalid_argument("--device " + arg + ": there are " + std::to_string(sv::cuda_device_count()) +
+                                " CUDA device(s) here");
+  }
+  return sv::Device::cuda(index);
 }
 
 // Fails at start, before any work, when outputs could not be written.
@@ -267,6 +275,11 @@ int run(const RunOptions& o) {
     device = parse_device(o.device);
     steps = parse_pipeline(o.pipeline);
     format = parse_output_format(o.format);
+    if (o.shard_size < 0) throw std::invalid_argument("--shard-size must be 0 (one file per image) or more");
+    if (o.shard_size > 0 && o.resume) throw std::invalid_argument("--resume cannot be combined with --shard-size");
+    if (o.shard_size > 0 && format != OutputFormat::Auto && format != OutputFormat::Npy) {
+      throw std::invalid_argument("--shard-size writes .npy shards: use --format npy");
+    }
     all = collect_inputs(o.inputs);
     if (all.items.empty()) throw std::invalid_argument("no JPEG or PNG files found in the inputs");
     check_output_dir(out_dir);
@@ -309,9 +322,28 @@ int run(const RunOptions& o) {
   const std::size_t sheet_count = o.contact_sheet.empty() ? 0 : static_cast<std::size_t>(std::max(0, o.contact_sheet_count));
   Progress progress(inputs.size(), ::isatty(STDERR_FILENO) != 0);
   std::size_t finished = 0;
+  // --shard-size: results of one shape stacked into shard_NNNNN.npy, in input order.
+  std::vector<std::pair<std::size_t, sv::Tensor>> shard;
+  int shards_written = 0;
   {
     DecodePool pool(inputs, workers, std::max<std::size_t>(2 * o.batch, 4 * workers), !gpu_decode, stages);
     Writer writer(stages);
+    auto flush_shard = [&] {
+      if (shard.empty()) return;
+      const sv::Tensor& first = shard.front().second;
+      sv::Dims shape{static_cast<std::int64_t>(shard.size())};
+      for (int d = 0; d < first.dim(); ++d) shape.push_back(first.size(d));
+      const sv::Tensor stacked = sv::empty(shape, first.dtype(), sv::Device::cpu());
+      for (std::size_t k = 0; k < shard.size(); ++k) sv::copy_(stacked.select(0, static_cast<std::int64_t>(k)), shard[k].second);
+      char name[32];
+      std::snprintf(name, sizeof(name), "shard_%05d.npy", shards_written++);
+      for (std::size_t k = 0; k < shard.size(); ++k) {
+        std::string& line = manifest[shard[k].first];
+        line.replace(line.find("%OUTPUT%"), 8, json_string(name) + ", \"shard_index\": " + std::to_string(k));
+      }
+      writer.push(shard.front().first, out_dir / name, stacked, OutputFormat::Npy);
+      shard.clear();
+    };
     for (std::size_t b0 = 0; b0 < inputs.size() && !g_interrupted; b0 += o.batch) {
       const std::size_t b1 = std::min(inputs.size(), b0 + static_cast<std::size_t>(o.batch));
       std::vector<Decoded> batch;
@@ -361,12 +393,23 @@ int run(const RunOptions& o) {
       for (auto& [i, y] : results) {
         try {
           const sv::Tensor host = sv::to_device(y, sv::Device::cpu(), stream);
-          const OutputFormat f = resolve_format(format, host);
-          const std::string name = inputs[i].relative + extension(f);
-          manifest[i].replace(manifest[i].find("%OUTPUT%"), 8, json_string(name));
           if (sheet.size() < sheet_count) {
             sheet.push_back({inputs[i].path.filename().string(), sv::to_device(batch[i - b0].image, sv::Device::cpu()), host});
           }
+          if (o.shard_size > 0) {
+            if (!shard.empty() && !(sv::Dims(shard.front().second.shape()) == sv::Dims(host.shape()) &&
+                                    shard.front().second.dtype() == host.dtype())) {
+              throw std::runtime_error("result " + sv::Dims(host.shape()).str() + " differs from the shard's " +
+                                       sv::Dims(shard.front().second.shape()).str() +
+                                       " (shards need a pipeline with a fixed output size)");
+            }
+            shard.emplace_back(i, host);
+            if (shard.size() == static_cast<std::size_t>(o.shard_size)) flush_shard();
+            continue;
+          }
+          const OutputFormat f = resolve_format(format, host);
+          const std::string name = inputs[i].relative + extension(f);
+          manifest[i].replace(manifest[i].find("%OUTPUT%"), 8, json_string(name));
           writer.push(i, out_dir / name, host, f);
         } catch (const std::exception& e) {
           failures[i] = e.what();
@@ -377,6 +420,7 @@ int run(const RunOptions& o) {
       finished = b1;
       progress.update(finished, failures.size());
     }
+    flush_shard();
     for (auto& [i, message] : writer.close()) {
       failures[i] = message;
       manifest[i].clear();
@@ -389,9 +433,18 @@ int run(const RunOptions& o) {
   try {
     std::string text;
     if (o.resume) {
+      // Keep the earlier runs' lines, except for outputs this run wrote again.
+      std::set<std::string> rewritten;
+      for (const std::string& line : manifest) {
+        const std::size_t at = line.find("\"output\": ");
+        if (at != std::string::npos) rewritten.insert(line.substr(at, line.find(',', at) - at));
+      }
       std::ifstream old(out_dir / "manifest.jsonl");
       std::string line;
-      while (std::getline(old, line)) text += line + "\n";
+      while (std::getline(old, line)) {
+        const std::size_t at = line.find("\"output\": ");
+        if (at == std::string::npos || !rewritten.count(line.substr(at, line.find(',', at) - at))) text += line + "\n";
+      }
     }
     for (const std::string& line : manifest) {
       if (!line.empty()) text += line + "\n";

@@ -19,6 +19,7 @@ struct RunOptions {
   std::string format = "auto";
   std::string contact_sheet;
   int contact_sheet_count = 8;
+  int shard_size = 0;  // > 0: float results stacked into shard_NNNNN.npy files of this many images
   bool resume = false;
   bool strict = false;
   std::vector<std::string> inputs;

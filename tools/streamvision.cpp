@@ -29,6 +29,9 @@ int main(int argc, char** argv) {
   run->add_option("--format", o.format,
                   "outputs: auto (uint8 images -> png, others -> npy), npy, png or jpeg (.pt is not supported)")
       ->capture_default_str();
+  run->add_option("--shard-size", o.shard_size,
+                  "0: one .npy per image; N: results stacked into shard_NNNNN.npy files of N images (fixed-size pipelines)")
+      ->capture_default_str();
   run->add_option("--contact-sheet", o.contact_sheet, "write a PNG grid of the first inputs beside their outputs");
   run->add_option("--contact-sheet-count", o.contact_sheet_count, "rows of the contact sheet")->capture_default_str();
   run->add_flag("--resume", o.resume, "skip inputs whose output exists");

@@ -43,5 +43,6 @@ NB_MODULE(_C, m) {
   bind_io(m);
 #else
   m.def("io_available", [] { return false; });
+  m.def("io_gpu_decoder_available", [] { return false; });
 #endif
 }

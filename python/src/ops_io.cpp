@@ -107,6 +107,9 @@ nb::tuple decode_batch(const char* op, BatchDecoder decode, const std::vector<nb
 void bind_io(nb::module_& m) {
   m.def("io_available", [] { return true; }, "Whether this build has streamvision.io (libjpeg and libpng).");
 
+  m.def("io_gpu_decoder_available", [] { return io::gpu_decoder_available(); },
+        "Whether decode_jpeg(device='cuda') can run: the build has nvJPEG and it loads.");
+
   m.def("read_file", [](const std::string& path) {
         Tensor t;
         {

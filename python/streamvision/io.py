@@ -94,13 +94,28 @@ def _like(result: Any, like: Any) -> Any:
     return result
 
 
-def _batch(op: str, decode, inputs: List[Any], mode: Any, apply_exif_orientation: bool, device: Any, on_error: str):
-    images, errors = decode(list(inputs), _mode(mode), bool(apply_exif_orientation), _device(device), on_error)
-    for message in errors:
+def _batch(op: str, decode, inputs: List[Any], mode: Any, apply_exif_orientation: bool, device: Any, on_error: str,
+           paths: Optional[List[Any]] = None):
+    try:
+        images, errors = decode(list(inputs), _mode(mode), bool(apply_exif_orientation), _device(device), on_error)
+    except RuntimeError as e:
+        raise _with_path(e, paths) from None
+    for i, message in enumerate(errors):
         if message is not None:
-            warnings.warn(f"{message} (skipped)", RuntimeWarning, stacklevel=3)
+            where = f" ({os.fspath(paths[i])})" if paths is not None and paths[i] is not None else ""
+            warnings.warn(f"{message}{where} (skipped)", RuntimeWarning, stacklevel=3)
     like = inputs[0] if inputs else None
     return [_like(image, like) for image in images]
+
+
+def _with_path(error: Exception, paths: Optional[List[Any]]) -> Exception:
+    """The error with the file it is about appended, for inputs given as paths."""
+    message = str(error)
+    if paths is not None:
+        for i, path in enumerate(paths):
+            if path is not None and f"image {i} of the batch" in message:
+                return type(error)(f"{message} ({os.fspath(path)})")
+    return error
 
 
 def read_file(path: Union[str, os.PathLike]) -> Any:
@@ -147,18 +162,23 @@ def decode_image(
     """Decodes JPEG or PNG bytes (recognised from the first bytes), a path, or a list of them."""
     _require_io()
     if isinstance(input, (str, os.PathLike)):
-        input = read_file(input)
+        path = input
+        try:
+            return decode_image(read_file(path), mode, apply_exif_orientation, device=device)
+        except RuntimeError as e:
+            raise type(e)(f"{e} (file {os.fspath(path)})") from None
     if isinstance(input, (list, tuple)):
-        items = [read_file(x) if isinstance(x, (str, os.PathLike)) else x for x in input]
-        return _batch("decode_image", _C.decode_image_batch, items, mode, apply_exif_orientation, device, on_error)
+        paths = [x if isinstance(x, (str, os.PathLike)) else None for x in input]
+        items = [read_file(x) if p is not None else x for x, p in zip(input, paths)]
+        return _batch("decode_image", _C.decode_image_batch, items, mode, apply_exif_orientation, device, on_error, paths)
     return _like(_C.decode_image(input, _mode(mode), bool(apply_exif_orientation), _device(device)), input)
 
 
 def read_image(
     path: Union[str, os.PathLike], mode: Any = ImageReadMode.UNCHANGED, apply_exif_orientation: bool = False
 ) -> Any:
-    """``decode_image(read_file(path), mode, apply_exif_orientation)``."""
-    return decode_image(read_file(path), mode, apply_exif_orientation)
+    """``decode_image(read_file(path), mode, apply_exif_orientation)``; errors name the file."""
+    return decode_image(path, mode, apply_exif_orientation)
 
 
 def encode_jpeg(input: Any, quality: int = 75) -> Any:

@@ -153,7 +153,8 @@ def test_resume_skips_finished_outputs(tmp_path):
     assert "1 processed, 0 skipped, 3 already done" in proc.stdout
     np.testing.assert_array_equal(np.load(out / "img2.npy"), before)  # same parameters as in the full run
     assert not (out / ".img3.npy.tmp-1-0").exists()
-    assert len(manifest(out)) == 5  # the first run's 4 lines and the resumed one
+    # One manifest line per output: the first run's, with the re-written img2's replaced.
+    assert sorted(e["output"] for e in manifest(out)) == [f"img{i}.npy" for i in range(4)]
 
 
 def test_image_folder_labels(tmp_path):
@@ -164,6 +165,22 @@ def test_image_folder_labels(tmp_path):
     assert (out / "classes.txt").read_text().split() == ["cat", "dog"]
     labels = {e["output"]: e["label"] for e in manifest(out)}
     assert labels["cat/img0.png"] == 0 and labels["dog/img1.png"] == 1 and len(labels) == 5
+
+
+@pytest.mark.skipif(not (torch.cuda.is_available() and _C.built_with_cuda()), reason="needs a CUDA GPU")
+def test_cuda_run_equals_cpu_run(tmp_path):
+    make_images(tmp_path / "in", count=4)
+    pipeline = "center_crop=32,hflip=0.5,to_dtype=float32,normalize=imagenet"  # ops whose CUDA results equal the CPU's
+    for device in ("cpu", "cuda"):
+        proc = subprocess.run([PROGRAM, "run", "--device", device, "--pipeline", pipeline, "--batch", "3",
+                               tmp_path / "in", tmp_path / device], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    for f in sorted((tmp_path / "cpu").glob("*.npy")):
+        cpu, gpu = np.load(f), np.load(tmp_path / "cuda" / f.name)
+        if f.name.startswith(("img1", "img3")):  # PNGs decode on the CPU on both runs
+            np.testing.assert_array_equal(gpu, cpu)
+        else:  # JPEGs may decode with nvJPEG on the GPU run
+            assert np.abs(gpu - cpu).mean() < 0.05
 
 
 def test_command_line_errors(tmp_path):
@@ -180,4 +197,20 @@ def test_command_line_errors(tmp_path):
     assert "does not exist" in proc.stderr
     proc = run("--format", "png", tmp_path / "in", tmp_path / "o", check_rc=1)
     assert "--format png needs uint8" in proc.stdout
+    if not torch.cuda.is_available():
+        proc = subprocess.run([PROGRAM, "run", "--device", "cuda:0", tmp_path / "in", tmp_path / "o"], capture_output=True, text=True)
+        assert proc.returncode == 2 and "--device cuda:0" in proc.stderr
     assert subprocess.run([PROGRAM, "--version"], capture_output=True, text=True).stdout.startswith("streamvision ")
+
+
+def test_shards(tmp_path):
+    make_images(tmp_path / "in", count=5)
+    out = tmp_path / "out"
+    run("--pipeline", RANDOM_PIPELINE, "--shard-size", 2, tmp_path / "in", out, check_rc=0)
+    assert sorted(p.name for p in out.glob("*.npy")) == ["shard_00000.npy", "shard_00001.npy", "shard_00002.npy"]
+    assert np.load(out / "shard_00002.npy").shape == (1, 3, 48, 48)
+    for entry in manifest(out):
+        got = np.load(out / entry["output"])[entry["shard_index"]]
+        np.testing.assert_array_equal(got, replay(entry).numpy())
+    proc = run("--shard-size", 2, "--resume", tmp_path / "in", out, check_rc=2)
+    assert "--resume cannot be combined" in proc.stderr
