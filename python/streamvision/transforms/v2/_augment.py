@@ -92,8 +92,13 @@ class _MixBase(Transform):
 
 
 class MixUp(_MixBase):
-    """Each image becomes lam * itself + (1 - lam) * its predecessor in the batch (the labels
-    alike), lam ~ Beta(alpha, alpha). Float images only, as in torchvision."""
+    """MixUp on a batch: each image becomes ``lam * itself + (1 - lam) * its predecessor in the batch`` (the one-hot labels alike), ``lam ~ Beta(alpha, alpha)``. Float images only, as in torchvision. Needs torch.
+
+    Args:
+        alpha: the Beta distribution's parameter (keyword-only).
+        num_classes: the number of classes for one-hot labels (None: labels already one-hot).
+        labels_getter: ``"default"`` (a ``"labels"`` key or the second item of the sample), a callable returning the labels, or None.
+    """
 
     def make_params(self, images):
         lam = self._lam()
@@ -105,8 +110,13 @@ class MixUp(_MixBase):
 
 
 class CutMix(_MixBase):
-    """A box of each image is replaced by the same box of its predecessor in the batch; the labels
-    are mixed by the box's share of the image."""
+    """CutMix on a batch: a box of each image is replaced by the same box of its predecessor in the batch; the labels are mixed by the box's share of the image. Needs torch.
+
+    Args:
+        alpha: the Beta distribution's parameter of the box's area (keyword-only).
+        num_classes: as :class:`MixUp`'s.
+        labels_getter: as :class:`MixUp`'s.
+    """
 
     def make_params(self, images):
         lam = self._lam()

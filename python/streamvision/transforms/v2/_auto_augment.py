@@ -245,6 +245,14 @@ class _AutoAugmentBase(Transform):
 
 
 class AutoAugment(_AutoAugmentBase):
+    """AutoAugment: one of ``policy``'s sub-policies (two ops with probabilities and magnitudes), drawn per call.
+
+    Args:
+        policy: the :class:`AutoAugmentPolicy` (or torchvision's).
+        interpolation: ``NEAREST`` or ``BILINEAR``.
+        fill: as for the geometric transforms (a number, one per channel, None or a dict per tv_tensor type).
+    """
+
     _AUGMENTATION_SPACE = _AUTO_AUGMENT_OPS
     # (op, probability, magnitude bin) pairs of the AutoAugment paper's policies
     _POLICIES = {
@@ -312,6 +320,16 @@ class AutoAugment(_AutoAugmentBase):
 
 
 class RandAugment(_AutoAugmentBase):
+    """RandAugment: ``num_ops`` random ops of magnitude ``magnitude`` (of ``num_magnitude_bins``).
+
+    Args:
+        num_ops: the number of ops applied.
+        magnitude: the magnitude bin.
+        num_magnitude_bins: the number of bins.
+        interpolation: ``NEAREST`` or ``BILINEAR``.
+        fill: as for the geometric transforms.
+    """
+
     _AUGMENTATION_SPACE = _RAND_AUGMENT_OPS
 
     def __init__(self, num_ops=2, magnitude=9, num_magnitude_bins=31, interpolation=InterpolationMode.NEAREST,
@@ -331,6 +349,14 @@ class RandAugment(_AutoAugmentBase):
 
 
 class TrivialAugmentWide(_AutoAugmentBase):
+    """TrivialAugment Wide: one random op with a random magnitude.
+
+    Args:
+        num_magnitude_bins: the number of magnitude bins.
+        interpolation: ``NEAREST`` or ``BILINEAR``.
+        fill: as for the geometric transforms.
+    """
+
     _AUGMENTATION_SPACE = _TRIVIAL_AUGMENT_OPS
 
     def __init__(self, num_magnitude_bins=31, interpolation=InterpolationMode.NEAREST, fill=None):
@@ -343,9 +369,17 @@ class TrivialAugmentWide(_AutoAugmentBase):
 
 
 class AugMix(_AutoAugmentBase):
-    """mixture_width chains of random ops, mixed with Dirichlet weights and blended with the
-    original by a Beta weight, per image of a batch. The mixing is torch arithmetic on the image's
-    device (numpy images go through torch.from_numpy), so AugMix needs torch."""
+    """AugMix: ``mixture_width`` chains of random ops, mixed with Dirichlet weights and blended with the original by a Beta weight, per image of a batch. The mixing is torch arithmetic on the image's device (numpy images go through torch.from_numpy), so AugMix needs torch.
+
+    Args:
+        severity: the ops' magnitude (1 to 10).
+        mixture_width: the number of chains.
+        chain_depth: ops per chain (-1: random, 1 to 3).
+        alpha: the Dirichlet and Beta parameter.
+        all_ops: include the colour ops that overlap ImageNet-C's corruptions.
+        interpolation: ``NEAREST`` or ``BILINEAR``.
+        fill: as for the geometric transforms.
+    """
 
     _PARTIAL_AUGMENTATION_SPACE = _AUGMIX_GEOMETRY_OPS
     _AUGMENTATION_SPACE = _AUGMIX_OPS

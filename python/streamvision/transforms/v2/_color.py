@@ -11,6 +11,9 @@ __all__ = ["RandomChannelPermutation", "RandomPhotometricDistort"]
 
 
 class RandomChannelPermutation(Transform):
+    """Permutes the channels of images randomly. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """
+
     _passes_through_tv_tensors = True
 
     def make_params(self, images):
@@ -21,8 +24,15 @@ class RandomChannelPermutation(Transform):
 
 
 class RandomPhotometricDistort(Transform):
-    """SSD's photometric distortion: brightness, contrast (before or after saturation and hue),
-    saturation, hue and a channel permutation, each applied with probability p."""
+    """SSD's photometric distortion: brightness, contrast (before or after saturation and hue), saturation, hue and a channel permutation, each applied with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        brightness: the factor's ``(min, max)``.
+        contrast: the factor's ``(min, max)``.
+        saturation: the factor's ``(min, max)``.
+        hue: the factor's ``(min, max)``.
+        p: the probability of each distortion.
+    """
 
     _passes_through_tv_tensors = True
 

@@ -20,7 +20,11 @@ __all__ = ["ClampBoundingBoxes", "ClampKeyPoints", "ConvertBoundingBoxFormat", "
 
 
 class ConvertBoundingBoxFormat(Transform):
-    """Boxes converted to `format` (a BoundingBoxFormat or its name)."""
+    """Converts BoundingBoxes to ``format``.
+
+    Args:
+        format: a ``BoundingBoxFormat`` or its name.
+    """
 
     _only_tv_tensors = ("BoundingBoxes",)
 
@@ -32,7 +36,11 @@ class ConvertBoundingBoxFormat(Transform):
 
 
 class ClampBoundingBoxes(Transform):
-    """Boxes clamped to their canvas; clamping_mode "auto" uses each box tensor's own mode."""
+    """Clamps BoundingBoxes to their canvas.
+
+    Args:
+        clamping_mode: ``"soft"``, ``"hard"``, None, or ``"auto"``: each box tensor's own mode.
+    """
 
     _only_tv_tensors = ("BoundingBoxes",)
 
@@ -54,9 +62,13 @@ class ClampKeyPoints(Transform):
 
 # ---- SanitizeBoundingBoxes ----------------------------------------------------------------------
 class SanitizeBoundingBoxes(Transform):
-    """Drops boxes smaller than min_size or min_area or reaching outside their canvas, and with them
-    the matching labels (labels_getter: "default", a callable returning a tensor or a tuple/list of
-    tensors, or None) and per-instance masks ([N, H, W] with N boxes; other masks pass through)."""
+    """Drops boxes smaller than ``min_size`` or ``min_area`` or reaching outside their canvas, and with them the matching labels and per-instance masks (``[N, H, W]`` with N boxes; other masks pass through). The kept count depends on the data: one host synchronization on CUDA, as torchvision.
+
+    Args:
+        min_size: the smallest width and height kept (>= 1).
+        min_area: the smallest area kept (>= 1).
+        labels_getter: ``"default"``, a callable returning a tensor or a tuple/list of tensors, or None.
+    """
 
     def __init__(self, min_size=1.0, min_area=1.0, labels_getter="default"):
         if min_size < 1:
@@ -116,8 +128,13 @@ class SanitizeBoundingBoxes(Transform):
 
 # ---- SSD-style zoom out and IoU crop -----------------------------------------------------------------
 class RandomZoomOut(_RandomApplied):
-    """Places the sample on a canvas side_range times larger (a random factor and position),
-    filled with `fill` (per tv_tensor type, as Pad's)."""
+    """With probability ``p``, places the sample on a canvas ``side_range`` times larger (a random factor and position). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        side_range: the canvas' size factor range ``(min, max)``, min >= 1.
+        p: the probability that the transform applies (drawn once per call).
+    """
 
     def __init__(self, fill=0, side_range=(1.0, 4.0), p=0.5):
         super().__init__(p)
@@ -147,11 +164,16 @@ class RandomZoomOut(_RandomApplied):
 
 
 class RandomIoUCrop(Transform):
-    """SSD's crop: a random minimum IoU (from sampler_options; 1.0 or more means no crop), then up to
-    `trials` random crops of min_scale..max_scale size and min..max aspect ratio, until one holds a
-    box centre and overlaps some such box by at least that IoU (drawing a new minimum after
-    `trials` misses). Boxes whose centre is outside the crop become zeros: follow with
-    SanitizeBoundingBoxes."""
+    """SSD's crop: a random minimum IoU (from ``sampler_options``; 1.0 or more means no crop), then up to ``trials`` random crops of ``min_scale``..``max_scale`` size and ``min_aspect_ratio``..``max_aspect_ratio`` aspect ratio, until one holds a box centre and overlaps some such box by at least that IoU (drawing a new minimum after ``trials`` misses). Boxes whose centre is outside the crop become zeros: follow with :class:`SanitizeBoundingBoxes`.
+
+    Args:
+        min_scale: the crop's smallest side, as a fraction of the image's.
+        max_scale: its largest.
+        min_aspect_ratio: the crop's smallest aspect ratio.
+        max_aspect_ratio: its largest.
+        sampler_options: the minimum IoUs to draw from (None: torchvision's).
+        trials: crops tried per drawn minimum.
+    """
 
     def __init__(self, min_scale=0.3, max_scale=1.0, min_aspect_ratio=0.5, max_aspect_ratio=2.0,
                  sampler_options=None, trials=40):

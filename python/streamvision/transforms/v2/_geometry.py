@@ -22,8 +22,14 @@ class _RandomSize(Transform):
 
 
 class ScaleJitter(_RandomSize):
-    """Large Scale Jitter: the image is scaled to fit target_size (width, height), times a factor
-    drawn uniformly from scale_range."""
+    """Large Scale Jitter: the sample is scaled to fit ``target_size``, times a factor drawn uniformly from ``scale_range``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        target_size: ``(height, width)`` to fit.
+        scale_range: the factor's range.
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        antialias: low-pass filter when downscaling.
+    """
 
     def __init__(self, target_size, scale_range=(0.1, 2.0), interpolation=InterpolationMode.BILINEAR, antialias=True):
         self.target_size, self.scale_range = target_size, scale_range
@@ -40,7 +46,14 @@ class ScaleJitter(_RandomSize):
 
 
 class RandomShortestSize(_RandomSize):
-    """The shorter side becomes one of min_size (drawn uniformly), the longer side at most max_size."""
+    """The shorter side becomes one of ``min_size`` (drawn uniformly), the longer side at most ``max_size``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        min_size: an int or a sequence of candidate sizes.
+        max_size: the bound of the longer side (None: none).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        antialias: low-pass filter when downscaling.
+    """
 
     def __init__(self, min_size, max_size=None, interpolation=InterpolationMode.BILINEAR, antialias=True):
         self.min_size = [min_size] if isinstance(min_size, int) else list(min_size)
@@ -56,8 +69,14 @@ class RandomShortestSize(_RandomSize):
 
 
 class RandomResize(_RandomSize):
-    """The shorter side becomes a size drawn uniformly from [min_size, max_size) (max_size
-    excluded, as torchvision draws it)."""
+    """The shorter side becomes a size drawn uniformly from ``[min_size, max_size)``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        min_size: the smallest size.
+        max_size: the bound (excluded, as torchvision draws it).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        antialias: low-pass filter when downscaling.
+    """
 
     def __init__(self, min_size, max_size, interpolation=InterpolationMode.BILINEAR, antialias=True):
         self.min_size, self.max_size = min_size, max_size

@@ -331,6 +331,12 @@ def _run_in_turn(transforms, inputs):
 
 
 class Compose(Transform):
+    """Applies ``transforms`` one after another, as torchvision's Compose.
+
+    Args:
+        transforms: the transforms (callables); several inputs are passed unpacked to each.
+    """
+
     def __init__(self, transforms):
         self.transforms = _check_transforms(transforms)
 
@@ -342,6 +348,13 @@ class Compose(Transform):
 
 
 class RandomApply(Compose):
+    """Applies all of ``transforms`` in turn with probability ``p``, else returns the input.
+
+    Args:
+        transforms: a sequence (or ``nn.ModuleList``) of transforms.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def __init__(self, transforms, p=0.5):
         self.transforms = _check_transforms(transforms, module_list=True)
         if not 0.0 <= p <= 1.0:
@@ -355,6 +368,13 @@ class RandomApply(Compose):
 
 
 class RandomChoice(Transform):
+    """Applies one of ``transforms``, drawn with probabilities ``p``.
+
+    Args:
+        transforms: a sequence of transforms.
+        p: their relative weights (None: equal); normalised to sum to 1.
+    """
+
     def __init__(self, transforms, p=None):
         self.transforms = _check_transforms(transforms)
         if p is None:
@@ -369,6 +389,12 @@ class RandomChoice(Transform):
 
 
 class RandomOrder(Compose):
+    """Applies ``transforms`` in a random order.
+
+    Args:
+        transforms: a sequence of transforms.
+    """
+
     extra_repr = Transform.extra_repr  # torchvision's repr: transforms=[...]
 
     def forward(self, *inputs):
@@ -376,9 +402,14 @@ class RandomOrder(Compose):
 
 
 class Lambda(Transform):
-    """lambd on every leaf of the sample that is an instance of `types` (any object by default),
-    tv_tensors as they are, except plain tensors after the first (or all of them when the sample
-    holds an Image or Video): torchvision's rule."""
+    """Calls ``lambd`` on every image of the sample that is an instance of ``types`` (any object by default).
+
+    Differences from torchvision: the function is called on the sample's images only (torchvision's on every leaf).
+
+    Args:
+        lambd: the function.
+        types: the types it applies to.
+    """
 
     def __init__(self, lambd, *types):
         self.lambd = lambd
@@ -399,16 +430,37 @@ class Lambda(Transform):
 # sequence, None or a dict per tv_tensor type ({tv_tensors.Image: 127, tv_tensors.Mask: 0},
 # "others" for the rest), as torchvision's.
 class RandomHorizontalFlip(_RandomApplied):
+    """Flips the sample left to right with probability ``p`` (:func:`~streamvision.transforms.v2.functional.horizontal_flip`). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def transform(self, inpt, params):
         return F.horizontal_flip(inpt)
 
 
 class RandomVerticalFlip(_RandomApplied):
+    """Flips the sample upside down with probability ``p`` (:func:`~streamvision.transforms.v2.functional.vertical_flip`). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def transform(self, inpt, params):
         return F.vertical_flip(inpt)
 
 
 class Resize(Transform):
+    """Resizes the sample to ``size`` (:func:`~streamvision.transforms.v2.functional.resize`). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        size: ``[height, width]``; or an int / ``[s]``: the shorter edge becomes ``s``; or None with ``max_size``.
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        max_size: the bound of the longer edge when ``size`` is one number.
+        antialias: low-pass filter when downscaling (bilinear, bicubic).
+    """
+
     def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
         self.size = [size] if isinstance(size, int) else (list(size) if size is not None else None)
         self.interpolation, self.max_size, self.antialias = interpolation, max_size, antialias
@@ -419,6 +471,12 @@ class Resize(Transform):
 
 
 class CenterCrop(Transform):
+    """Crops the centre of the sample (zero-padded where the image is smaller). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        size: ``[height, width]`` or an int for a square.
+    """
+
     def __init__(self, size):
         self.size = _setup_size(size)
 
@@ -443,6 +501,12 @@ class _MultiCrop(Transform):
 
 
 class FiveCrop(_MultiCrop):
+    """The four corners and the centre crop of ``size``: each image or video becomes a tuple of 5. Masks and boxes raise TypeError, keypoints pass through (as torchvision).
+
+    Args:
+        size: ``[height, width]`` or an int for a square.
+    """
+
     def __init__(self, size):
         self.size = _setup_size(size)
 
@@ -451,6 +515,13 @@ class FiveCrop(_MultiCrop):
 
 
 class TenCrop(_MultiCrop):
+    """:class:`FiveCrop` of the image and of its flipped copy (a tuple of 10).
+
+    Args:
+        size: ``[height, width]`` or an int for a square.
+        vertical_flip: flip upside down instead of left to right.
+    """
+
     def __init__(self, size, vertical_flip=False):
         self.size, self.vertical_flip = _setup_size(size), vertical_flip
 
@@ -459,6 +530,14 @@ class TenCrop(_MultiCrop):
 
 
 class Pad(Transform):
+    """Pads the sample's borders (:func:`~streamvision.transforms.v2.functional.pad`). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        padding: one number, ``[left/right, top/bottom]`` or ``[left, top, right, bottom]``.
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        padding_mode: ``"constant"``, ``"edge"``, ``"reflect"`` or ``"symmetric"``.
+    """
+
     def __init__(self, padding, fill=0, padding_mode="constant"):
         self.padding, self.fill, self.padding_mode = padding, fill, padding_mode
         self._fill = _setup_fill(fill)
@@ -468,6 +547,16 @@ class Pad(Transform):
 
 
 class RandomCrop(Transform):
+    """Crops a random window of ``size``, after optional padding. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        size: ``[height, width]`` or an int for a square.
+        padding: padding applied first (as :class:`Pad`), or None.
+        pad_if_needed: pad an image smaller than ``size`` up to it.
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        padding_mode: as :class:`Pad`'s.
+    """
+
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
         self.size = _setup_size(size)
         self.padding, self.pad_if_needed, self.fill, self.padding_mode = padding, pad_if_needed, fill, padding_mode
@@ -508,6 +597,16 @@ class RandomCrop(Transform):
 
 
 class RandomResizedCrop(Transform):
+    """Crops a random window (area fraction in ``scale``, aspect ratio in ``ratio``) and resizes it to ``size``, as torchvision draws it. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        size: the output ``[height, width]`` or an int for a square.
+        scale: the window's area range, as a fraction of the image's.
+        ratio: the window's aspect ratio range (width / height, drawn log-uniformly).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        antialias: low-pass filter when downscaling.
+    """
+
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=InterpolationMode.BILINEAR,
                  antialias=True):
         self.size = _setup_size(size)
@@ -555,6 +654,16 @@ def _degrees(degrees, name="degrees"):
 
 
 class RandomRotation(Transform):
+    """Rotates the sample by an angle drawn uniformly from ``degrees``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        degrees: ``(min, max)`` degrees, or ``d`` for ``(-d, d)``.
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.rotate`).
+        expand: enlarge the output to hold the whole rotated image.
+        center: the rotation centre ``[x, y]`` (None: the image's centre).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+    """
+
     def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
         self.degrees = _degrees(degrees)
         self.interpolation, self.expand, self.center, self.fill = interpolation, expand, center, fill
@@ -569,6 +678,18 @@ class RandomRotation(Transform):
 
 
 class RandomAffine(Transform):
+    """A random affine transformation (rotation, translation, scale, shear), drawn as torchvision draws it. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        degrees: rotation range ``(min, max)``, or ``d`` for ``(-d, d)``.
+        translate: ``(a, b)``: the largest horizontal and vertical shifts as fractions of width and height (None: none).
+        scale: ``(min, max)`` scale factor range (None: 1).
+        shear: ``d``, ``(min, max)`` (x only) or ``(xmin, xmax, ymin, ymax)`` degrees (None: none).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.affine`).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        center: the centre ``[x, y]`` (None: the image's centre).
+    """
+
     def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation=InterpolationMode.NEAREST,
                  fill=0, center=None):
         self.degrees = _degrees(degrees)
@@ -600,6 +721,15 @@ class RandomAffine(Transform):
 
 
 class RandomPerspective(_RandomApplied):
+    """A random perspective transformation with probability ``p``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        distortion_scale: how far the corners may move, in [0, 1].
+        p: the probability that the transform applies (drawn once per call).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.perspective`).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+    """
+
     def __init__(self, distortion_scale=0.5, p=0.5, interpolation=InterpolationMode.BILINEAR, fill=0):
         super().__init__(p)
         if not 0 <= distortion_scale <= 1:
@@ -625,7 +755,14 @@ class RandomPerspective(_RandomApplied):
 
 
 class ElasticTransform(Transform):
-    """The displacement field is drawn with torch on the host, as torchvision does."""
+    """An elastic deformation: a random displacement field (drawn with torch on the host, then blurred, as torchvision) applied with :func:`~streamvision.transforms.v2.functional.elastic`. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        alpha: the displacement's magnitude (one number or per axis).
+        sigma: the smoothing of the field (one number or per axis).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.elastic`).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+    """
 
     def __init__(self, alpha=50.0, sigma=5.0, interpolation=InterpolationMode.BILINEAR, fill=0):
         self.alpha = [float(alpha)] * 2 if isinstance(alpha, numbers.Number) else [float(a) for a in alpha]
@@ -658,6 +795,15 @@ class ElasticTransform(Transform):
 
 # ---- colour ------------------------------------------------------------------------------------
 class ColorJitter(Transform):
+    """Changes brightness, contrast, saturation and hue by random factors, in a random order. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        brightness: ``f`` for ``[max(0, 1 - f), 1 + f]`` or ``(min, max)``; None: unchanged.
+        contrast: as ``brightness``.
+        saturation: as ``brightness``.
+        hue: ``f`` for ``[-f, f]`` or ``(min, max)``, within [-0.5, 0.5]; None: unchanged.
+    """
+
     def __init__(self, brightness=None, contrast=None, saturation=None, hue=None):
         self.brightness = _setup_range(brightness, "brightness") if brightness is not None else None
         self.contrast = _setup_range(contrast, "contrast") if contrast is not None else None
@@ -683,6 +829,12 @@ class ColorJitter(Transform):
 
 
 class Grayscale(Transform):
+    """Converts RGB images to grayscale. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        num_output_channels: 1, or 3 (the gray value repeated).
+    """
+
     def __init__(self, num_output_channels=1):
         self.num_output_channels = num_output_channels
 
@@ -691,6 +843,12 @@ class Grayscale(Transform):
 
 
 class RandomGrayscale(_RandomApplied):
+    """Converts images to grayscale (keeping their channel count) with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def __init__(self, p=0.1):
         super().__init__(p)
 
@@ -699,6 +857,13 @@ class RandomGrayscale(_RandomApplied):
 
 
 class GaussianBlur(Transform):
+    """Blurs with a Gaussian kernel whose sigma is drawn uniformly from ``sigma``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        kernel_size: ``[kx, ky]`` or an int; odd and positive.
+        sigma: ``(min, max)`` or a fixed sigma.
+    """
+
     def __init__(self, kernel_size, sigma=(0.1, 2.0)):
         self.kernel_size = _setup_size(kernel_size, "kernel_size")
         for k in self.kernel_size:
@@ -717,6 +882,14 @@ class GaussianBlur(Transform):
 
 
 class GaussianNoise(Transform):
+    """Adds Gaussian noise (:func:`~streamvision.transforms.v2.functional.gaussian_noise`). Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        mean: the noise's mean.
+        sigma: its standard deviation.
+        clip: clamp the result to the dtype's range.
+    """
+
     def __init__(self, mean=0.0, sigma=0.1, clip=True):
         self.mean, self.sigma, self.clip = mean, sigma, clip
 
@@ -725,11 +898,24 @@ class GaussianNoise(Transform):
 
 
 class RandomInvert(_RandomApplied):
+    """Inverts images with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def transform(self, image, params):
         return F.invert(image)
 
 
 class RandomPosterize(_RandomApplied):
+    """Posterizes images to ``bits`` bits with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        bits: the bits kept.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def __init__(self, bits, p=0.5):
         super().__init__(p)
         self.bits = bits
@@ -739,6 +925,13 @@ class RandomPosterize(_RandomApplied):
 
 
 class RandomSolarize(_RandomApplied):
+    """Solarizes images (inverts values at or above ``threshold``) with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        threshold: the threshold, in the dtype's value range.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def __init__(self, threshold, p=0.5):
         super().__init__(p)
         self.threshold = threshold
@@ -748,16 +941,35 @@ class RandomSolarize(_RandomApplied):
 
 
 class RandomAutocontrast(_RandomApplied):
+    """Autocontrasts images with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def transform(self, image, params):
         return F.autocontrast(image)
 
 
 class RandomEqualize(_RandomApplied):
+    """Equalizes images' histograms with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def transform(self, image, params):
         return F.equalize(image)
 
 
 class RandomAdjustSharpness(_RandomApplied):
+    """Adjusts sharpness by ``sharpness_factor`` with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        sharpness_factor: 0 smooths, 1 keeps, 2 sharpens.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def __init__(self, sharpness_factor, p=0.5):
         super().__init__(p)
         self.sharpness_factor = sharpness_factor
@@ -767,7 +979,15 @@ class RandomAdjustSharpness(_RandomApplied):
 
 
 class RandomErasing(_RandomApplied):
-    """value: a number, one per channel, or "random" (normal noise), as in torchvision."""
+    """Erases a random rectangle of each image with probability ``p``, as torchvision draws it. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+        scale: the rectangle's area range, as a fraction of the image's.
+        ratio: its aspect ratio range.
+        value: a number, one per channel, or ``"random"`` (standard normal noise, drawn with torch).
+        inplace: write into the input.
+    """
 
     def __init__(self, p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0.0, inplace=False):
         super().__init__(p)
@@ -831,6 +1051,13 @@ class RandomErasing(_RandomApplied):
 
 # ---- conversion --------------------------------------------------------------------------------
 class ToDtype(Transform):
+    """Converts images to ``dtype`` (:func:`~streamvision.transforms.v2.functional.to_dtype`); other tv_tensors are cast without scaling.
+
+    Args:
+        dtype: the dtype (torch, numpy or streamvision dtype, or its name).
+        scale: map the value range to the new dtype's.
+    """
+
     def __init__(self, dtype, scale=False):
         self.dtype, self.scale = dtype, scale
 
@@ -839,6 +1066,14 @@ class ToDtype(Transform):
 
 
 class Normalize(Transform):
+    """Normalizes float images per channel: ``(x - mean[c]) / std[c]``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        mean: one value per channel.
+        std: one value per channel.
+        inplace: write into the input.
+    """
+
     def __init__(self, mean, std, inplace=False):
         self.mean, self.std, self.inplace = list(mean), list(std), inplace
 

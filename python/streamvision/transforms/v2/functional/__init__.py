@@ -10,7 +10,6 @@ box/keypoint functionals (format conversion, clamping, sanitizing) are in _meta.
 take Image and Video (their type kept) and refuse masks, boxes and keypoints as torchvision does
 (_photometric); all reach the C++ kernels through _kernels."""
 
-from ._kernels import get_dimensions, get_num_channels, to_channels_last, to_contiguous
 from ._photometric import (
     adjust_brightness,
     adjust_contrast,
@@ -51,8 +50,12 @@ from ._meta import (
     clamp_bounding_boxes,
     clamp_keypoints,
     convert_bounding_box_format,
+    get_dimensions,
+    get_num_channels,
     get_size,
     sanitize_bounding_boxes,
+    to_channels_last,
+    to_contiguous,
 )
 
 from .._interpolation import InterpolationMode
