@@ -92,12 +92,14 @@ class _MixBase(Transform):
 
 
 class MixUp(_MixBase):
-    """MixUp on a batch: each image becomes ``lam * itself + (1 - lam) * its predecessor in the batch`` (the one-hot labels alike), ``lam ~ Beta(alpha, alpha)``. Float images only, as in torchvision. Needs torch.
+    """MixUp on a batch: each image becomes ``lam * itself + (1 - lam) * its predecessor in the batch`` (the one-hot
+    labels alike), ``lam ~ Beta(alpha, alpha)``. Float images only, as in torchvision. Needs torch.
 
     Args:
         alpha: the Beta distribution's parameter (keyword-only).
         num_classes: the number of classes for one-hot labels (None: labels already one-hot).
-        labels_getter: ``"default"`` (a ``"labels"`` key or the second item of the sample), a callable returning the labels, or None.
+        labels_getter: ``"default"`` (a ``"labels"`` key or the second item of the sample), a callable returning the
+            labels, or None.
     """
 
     def make_params(self, images):
@@ -110,7 +112,8 @@ class MixUp(_MixBase):
 
 
 class CutMix(_MixBase):
-    """CutMix on a batch: a box of each image is replaced by the same box of its predecessor in the batch; the labels are mixed by the box's share of the image. Needs torch.
+    """CutMix on a batch: a box of each image is replaced by the same box of its predecessor in the batch; the
+    labels are mixed by the box's share of the image. Needs torch.
 
     Args:
         alpha: the Beta distribution's parameter of the box's area (keyword-only).

@@ -369,7 +369,9 @@ class TrivialAugmentWide(_AutoAugmentBase):
 
 
 class AugMix(_AutoAugmentBase):
-    """AugMix: ``mixture_width`` chains of random ops, mixed with Dirichlet weights and blended with the original by a Beta weight, per image of a batch. The mixing is torch arithmetic on the image's device (numpy images go through torch.from_numpy), so AugMix needs torch.
+    """AugMix: ``mixture_width`` chains of random ops, mixed with Dirichlet weights and blended with the original by
+    a Beta weight, per image of a batch. The mixing is torch arithmetic on the image's device (numpy images go
+    through torch.from_numpy), so AugMix needs torch.
 
     Args:
         severity: the ops' magnitude (1 to 10).

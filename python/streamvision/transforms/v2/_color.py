@@ -11,7 +11,8 @@ __all__ = ["RandomChannelPermutation", "RandomPhotometricDistort"]
 
 
 class RandomChannelPermutation(Transform):
-    """Permutes the channels of images randomly. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Permutes the channels of images randomly. Photometric: changes Images and Videos (and the plain image);
+    masks, boxes and keypoints pass through.
     """
 
     _passes_through_tv_tensors = True
@@ -24,7 +25,9 @@ class RandomChannelPermutation(Transform):
 
 
 class RandomPhotometricDistort(Transform):
-    """SSD's photometric distortion: brightness, contrast (before or after saturation and hue), saturation, hue and a channel permutation, each applied with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """SSD's photometric distortion: brightness, contrast (before or after saturation and hue), saturation, hue and
+    a channel permutation, each applied with probability ``p``. Photometric: changes Images and Videos (and the
+    plain image); masks, boxes and keypoints pass through.
 
     Args:
         brightness: the factor's ``(min, max)``.

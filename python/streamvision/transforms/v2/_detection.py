@@ -62,7 +62,9 @@ class ClampKeyPoints(Transform):
 
 # ---- SanitizeBoundingBoxes ----------------------------------------------------------------------
 class SanitizeBoundingBoxes(Transform):
-    """Drops boxes smaller than ``min_size`` or ``min_area`` or reaching outside their canvas, and with them the matching labels and per-instance masks (``[N, H, W]`` with N boxes; other masks pass through). The kept count depends on the data: one host synchronization on CUDA, as torchvision.
+    """Drops boxes smaller than ``min_size`` or ``min_area`` or reaching outside their canvas, and with them the
+    matching labels and per-instance masks (``[N, H, W]`` with N boxes; other masks pass through). The kept count
+    depends on the data: one host synchronization on CUDA, as torchvision.
 
     Args:
         min_size: the smallest width and height kept (>= 1).
@@ -128,10 +130,13 @@ class SanitizeBoundingBoxes(Transform):
 
 # ---- SSD-style zoom out and IoU crop -----------------------------------------------------------------
 class RandomZoomOut(_RandomApplied):
-    """With probability ``p``, places the sample on a canvas ``side_range`` times larger (a random factor and position). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """With probability ``p``, places the sample on a canvas ``side_range`` times larger (a random factor and
+    position). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same
+    parameters.
 
     Args:
-        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
         side_range: the canvas' size factor range ``(min, max)``, min >= 1.
         p: the probability that the transform applies (drawn once per call).
     """
@@ -164,7 +169,11 @@ class RandomZoomOut(_RandomApplied):
 
 
 class RandomIoUCrop(Transform):
-    """SSD's crop: a random minimum IoU (from ``sampler_options``; 1.0 or more means no crop), then up to ``trials`` random crops of ``min_scale``..``max_scale`` size and ``min_aspect_ratio``..``max_aspect_ratio`` aspect ratio, until one holds a box centre and overlaps some such box by at least that IoU (drawing a new minimum after ``trials`` misses). Boxes whose centre is outside the crop become zeros: follow with :class:`SanitizeBoundingBoxes`.
+    """SSD's crop: a random minimum IoU (from ``sampler_options``; 1.0 or more means no crop), then up to ``trials``
+    random crops of ``min_scale``..``max_scale`` size and ``min_aspect_ratio``..``max_aspect_ratio`` aspect ratio,
+    until one holds a box centre and overlaps some such box by at least that IoU (drawing a new minimum after
+    ``trials`` misses). Boxes whose centre is outside the crop become zeros: follow with
+    :class:`SanitizeBoundingBoxes`.
 
     Args:
         min_scale: the crop's smallest side, as a fraction of the image's.

@@ -22,7 +22,9 @@ class _RandomSize(Transform):
 
 
 class ScaleJitter(_RandomSize):
-    """Large Scale Jitter: the sample is scaled to fit ``target_size``, times a factor drawn uniformly from ``scale_range``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Large Scale Jitter: the sample is scaled to fit ``target_size``, times a factor drawn uniformly from
+    ``scale_range``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the
+    same parameters.
 
     Args:
         target_size: ``(height, width)`` to fit.
@@ -46,7 +48,8 @@ class ScaleJitter(_RandomSize):
 
 
 class RandomShortestSize(_RandomSize):
-    """The shorter side becomes one of ``min_size`` (drawn uniformly), the longer side at most ``max_size``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """The shorter side becomes one of ``min_size`` (drawn uniformly), the longer side at most ``max_size``.
+    Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         min_size: an int or a sequence of candidate sizes.
@@ -69,7 +72,8 @@ class RandomShortestSize(_RandomSize):
 
 
 class RandomResize(_RandomSize):
-    """The shorter side becomes a size drawn uniformly from ``[min_size, max_size)``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """The shorter side becomes a size drawn uniformly from ``[min_size, max_size)``. Geometric: moves every Image,
+    Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         min_size: the smallest size.

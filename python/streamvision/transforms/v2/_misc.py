@@ -73,7 +73,8 @@ class ToPureTensor(Transform):
 
 
 class LinearTransformation(Transform):
-    """``(image flattened over C, H, W - mean_vector) @ transformation_matrix``, e.g. ZCA whitening. A torch matrix product (numpy images go through torch.from_numpy and come back as numpy).
+    """``(image flattened over C, H, W - mean_vector) @ transformation_matrix``, e.g. ZCA whitening. A torch matrix
+    product (numpy images go through torch.from_numpy and come back as numpy).
 
     Args:
         transformation_matrix: ``[D, D]`` with ``D = C * H * W``.

@@ -17,6 +17,8 @@ with the leaf's tv_tensor type intact (the functionals dispatch on it; a plain r
 leaf's type back). Photometric transforms set `_passes_through_tv_tensors = True`.
 """
 
+from __future__ import annotations
+
 import enum
 import math
 import numbers
@@ -29,6 +31,13 @@ from . import _sample
 from . import functional as F
 from ._interpolation import InterpolationMode
 from ..._optional_torch import torch as _installed_torch
+from ..._typing import DTypeLike, Fill, InterpolationLike
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+# A transform's fill: one for every input, or one per tv_tensor type ("others" for the rest).
+FillArg = Union[Fill, Dict[Any, Fill]]
+Size = Union[int, Sequence[int]]
+Range = Union[float, Sequence[float]]
 
 __all__ = [
     "Transform", "Compose", "RandomApply", "RandomChoice", "RandomOrder", "Lambda",
@@ -243,7 +252,7 @@ class Transform(_Module):
             _Module.__init__(self)
         return self
 
-    def __init__(self):
+    def __init__(self) -> None:
         pass  # nn.Module.__init__ ran in __new__; running it again would reset the module's state
 
     # Photometric transforms leave masks, boxes and keypoints as they are (torchvision does too).
@@ -298,7 +307,7 @@ def _applies(p):
 class _RandomApplied(Transform):
     """A transform applied with probability p (the decision is made once per call)."""
 
-    def __init__(self, p=0.5):
+    def __init__(self, p: float = 0.5) -> None:
         if not 0.0 <= p <= 1.0:
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
         self.p = p
@@ -337,7 +346,7 @@ class Compose(Transform):
         transforms: the transforms (callables); several inputs are passed unpacked to each.
     """
 
-    def __init__(self, transforms):
+    def __init__(self, transforms: Sequence[Callable[..., Any]]) -> None:
         self.transforms = _check_transforms(transforms)
 
     def forward(self, *inputs):
@@ -355,7 +364,7 @@ class RandomApply(Compose):
         p: the probability that the transform applies (drawn once per call).
     """
 
-    def __init__(self, transforms, p=0.5):
+    def __init__(self, transforms: Sequence[Callable[..., Any]], p: float = 0.5) -> None:
         self.transforms = _check_transforms(transforms, module_list=True)
         if not 0.0 <= p <= 1.0:
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
@@ -375,7 +384,7 @@ class RandomChoice(Transform):
         p: their relative weights (None: equal); normalised to sum to 1.
     """
 
-    def __init__(self, transforms, p=None):
+    def __init__(self, transforms: Sequence[Callable[..., Any]], p: Optional[Sequence[float]] = None) -> None:
         self.transforms = _check_transforms(transforms)
         if p is None:
             p = [1] * len(transforms)
@@ -411,7 +420,7 @@ class Lambda(Transform):
         types: the types it applies to.
     """
 
-    def __init__(self, lambd, *types):
+    def __init__(self, lambd: Callable[[Any], Any], *types: type) -> None:
         self.lambd = lambd
         self.types = types or (object,)
 
@@ -430,7 +439,9 @@ class Lambda(Transform):
 # sequence, None or a dict per tv_tensor type ({tv_tensors.Image: 127, tv_tensors.Mask: 0},
 # "others" for the rest), as torchvision's.
 class RandomHorizontalFlip(_RandomApplied):
-    """Flips the sample left to right with probability ``p`` (:func:`~streamvision.transforms.v2.functional.horizontal_flip`). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Flips the sample left to right with probability ``p``
+    (:func:`~streamvision.transforms.v2.functional.horizontal_flip`). Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         p: the probability that the transform applies (drawn once per call).
@@ -441,7 +452,9 @@ class RandomHorizontalFlip(_RandomApplied):
 
 
 class RandomVerticalFlip(_RandomApplied):
-    """Flips the sample upside down with probability ``p`` (:func:`~streamvision.transforms.v2.functional.vertical_flip`). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Flips the sample upside down with probability ``p``
+    (:func:`~streamvision.transforms.v2.functional.vertical_flip`). Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         p: the probability that the transform applies (drawn once per call).
@@ -452,7 +465,8 @@ class RandomVerticalFlip(_RandomApplied):
 
 
 class Resize(Transform):
-    """Resizes the sample to ``size`` (:func:`~streamvision.transforms.v2.functional.resize`). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Resizes the sample to ``size`` (:func:`~streamvision.transforms.v2.functional.resize`). Geometric: moves
+    every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         size: ``[height, width]``; or an int / ``[s]``: the shorter edge becomes ``s``; or None with ``max_size``.
@@ -461,7 +475,9 @@ class Resize(Transform):
         antialias: low-pass filter when downscaling (bilinear, bicubic).
     """
 
-    def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
+    def __init__(self, size: Union[int, Sequence[int], None],
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 max_size: Optional[int] = None, antialias: Optional[bool] = True) -> None:
         self.size = [size] if isinstance(size, int) else (list(size) if size is not None else None)
         self.interpolation, self.max_size, self.antialias = interpolation, max_size, antialias
 
@@ -471,13 +487,14 @@ class Resize(Transform):
 
 
 class CenterCrop(Transform):
-    """Crops the centre of the sample (zero-padded where the image is smaller). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Crops the centre of the sample (zero-padded where the image is smaller). Geometric: moves every Image, Video,
+    Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         size: ``[height, width]`` or an int for a square.
     """
 
-    def __init__(self, size):
+    def __init__(self, size: Size) -> None:
         self.size = _setup_size(size)
 
     def transform(self, inpt, params):
@@ -501,13 +518,14 @@ class _MultiCrop(Transform):
 
 
 class FiveCrop(_MultiCrop):
-    """The four corners and the centre crop of ``size``: each image or video becomes a tuple of 5. Masks and boxes raise TypeError, keypoints pass through (as torchvision).
+    """The four corners and the centre crop of ``size``: each image or video becomes a tuple of 5. Masks and boxes
+    raise TypeError, keypoints pass through (as torchvision).
 
     Args:
         size: ``[height, width]`` or an int for a square.
     """
 
-    def __init__(self, size):
+    def __init__(self, size: Size) -> None:
         self.size = _setup_size(size)
 
     def _crops(self, inpt):
@@ -522,7 +540,7 @@ class TenCrop(_MultiCrop):
         vertical_flip: flip upside down instead of left to right.
     """
 
-    def __init__(self, size, vertical_flip=False):
+    def __init__(self, size: Size, vertical_flip: bool = False) -> None:
         self.size, self.vertical_flip = _setup_size(size), vertical_flip
 
     def _crops(self, inpt):
@@ -530,15 +548,17 @@ class TenCrop(_MultiCrop):
 
 
 class Pad(Transform):
-    """Pads the sample's borders (:func:`~streamvision.transforms.v2.functional.pad`). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Pads the sample's borders (:func:`~streamvision.transforms.v2.functional.pad`). Geometric: moves every Image,
+    Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         padding: one number, ``[left/right, top/bottom]`` or ``[left, top, right, bottom]``.
-        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
         padding_mode: ``"constant"``, ``"edge"``, ``"reflect"`` or ``"symmetric"``.
     """
 
-    def __init__(self, padding, fill=0, padding_mode="constant"):
+    def __init__(self, padding: Size, fill: FillArg = 0, padding_mode: str = "constant") -> None:
         self.padding, self.fill, self.padding_mode = padding, fill, padding_mode
         self._fill = _setup_fill(fill)
 
@@ -547,17 +567,20 @@ class Pad(Transform):
 
 
 class RandomCrop(Transform):
-    """Crops a random window of ``size``, after optional padding. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Crops a random window of ``size``, after optional padding. Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         size: ``[height, width]`` or an int for a square.
         padding: padding applied first (as :class:`Pad`), or None.
         pad_if_needed: pad an image smaller than ``size`` up to it.
-        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
         padding_mode: as :class:`Pad`'s.
     """
 
-    def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
+    def __init__(self, size: Size, padding: Optional[Size] = None, pad_if_needed: bool = False, fill: FillArg = 0,
+                 padding_mode: str = "constant") -> None:
         self.size = _setup_size(size)
         self.padding, self.pad_if_needed, self.fill, self.padding_mode = padding, pad_if_needed, fill, padding_mode
         self._fill = _setup_fill(fill)
@@ -597,7 +620,9 @@ class RandomCrop(Transform):
 
 
 class RandomResizedCrop(Transform):
-    """Crops a random window (area fraction in ``scale``, aspect ratio in ``ratio``) and resizes it to ``size``, as torchvision draws it. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Crops a random window (area fraction in ``scale``, aspect ratio in ``ratio``) and resizes it to ``size``, as
+    torchvision draws it. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with
+    the same parameters.
 
     Args:
         size: the output ``[height, width]`` or an int for a square.
@@ -607,8 +632,10 @@ class RandomResizedCrop(Transform):
         antialias: low-pass filter when downscaling.
     """
 
-    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=InterpolationMode.BILINEAR,
-                 antialias=True):
+    def __init__(self, size: Size, scale: Tuple[float, float] = (0.08, 1.0),
+                 ratio: Tuple[float, float] = (3.0 / 4.0, 4.0 / 3.0),
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 antialias: Optional[bool] = True) -> None:
         self.size = _setup_size(size)
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
             raise ValueError("Scale and ratio should be of kind (min, max)")
@@ -654,17 +681,20 @@ def _degrees(degrees, name="degrees"):
 
 
 class RandomRotation(Transform):
-    """Rotates the sample by an angle drawn uniformly from ``degrees``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """Rotates the sample by an angle drawn uniformly from ``degrees``. Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         degrees: ``(min, max)`` degrees, or ``d`` for ``(-d, d)``.
         interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.rotate`).
         expand: enlarge the output to hold the whole rotated image.
         center: the rotation centre ``[x, y]`` (None: the image's centre).
-        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
     """
 
-    def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
+    def __init__(self, degrees: Range, interpolation: InterpolationLike = InterpolationMode.NEAREST,
+                 expand: bool = False, center: Optional[Sequence[float]] = None, fill: FillArg = 0) -> None:
         self.degrees = _degrees(degrees)
         self.interpolation, self.expand, self.center, self.fill = interpolation, expand, center, fill
         self._fill = _setup_fill(fill)
@@ -678,20 +708,25 @@ class RandomRotation(Transform):
 
 
 class RandomAffine(Transform):
-    """A random affine transformation (rotation, translation, scale, shear), drawn as torchvision draws it. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """A random affine transformation (rotation, translation, scale, shear), drawn as torchvision draws it.
+    Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         degrees: rotation range ``(min, max)``, or ``d`` for ``(-d, d)``.
-        translate: ``(a, b)``: the largest horizontal and vertical shifts as fractions of width and height (None: none).
+        translate: ``(a, b)``: the largest horizontal and vertical shifts as fractions of width and height (None:
+            none).
         scale: ``(min, max)`` scale factor range (None: 1).
         shear: ``d``, ``(min, max)`` (x only) or ``(xmin, xmax, ymin, ymax)`` degrees (None: none).
         interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.affine`).
-        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
         center: the centre ``[x, y]`` (None: the image's centre).
     """
 
-    def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation=InterpolationMode.NEAREST,
-                 fill=0, center=None):
+    def __init__(self, degrees: Range, translate: Optional[Sequence[float]] = None,
+                 scale: Optional[Sequence[float]] = None, shear: Optional[Range] = None,
+                 interpolation: InterpolationLike = InterpolationMode.NEAREST, fill: FillArg = 0,
+                 center: Optional[Sequence[float]] = None) -> None:
         self.degrees = _degrees(degrees)
         self.translate, self.scale = translate, scale
         if shear is not None:
@@ -721,16 +756,20 @@ class RandomAffine(Transform):
 
 
 class RandomPerspective(_RandomApplied):
-    """A random perspective transformation with probability ``p``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """A random perspective transformation with probability ``p``. Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         distortion_scale: how far the corners may move, in [0, 1].
         p: the probability that the transform applies (drawn once per call).
         interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.perspective`).
-        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
     """
 
-    def __init__(self, distortion_scale=0.5, p=0.5, interpolation=InterpolationMode.BILINEAR, fill=0):
+    def __init__(self, distortion_scale: float = 0.5, p: float = 0.5,
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 fill: FillArg = 0) -> None:
         super().__init__(p)
         if not 0 <= distortion_scale <= 1:
             raise ValueError("Argument distortion_scale value should be between 0 and 1")
@@ -755,16 +794,21 @@ class RandomPerspective(_RandomApplied):
 
 
 class ElasticTransform(Transform):
-    """An elastic deformation: a random displacement field (drawn with torch on the host, then blurred, as torchvision) applied with :func:`~streamvision.transforms.v2.functional.elastic`. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+    """An elastic deformation: a random displacement field (drawn with torch on the host, then blurred, as
+    torchvision) applied with :func:`~streamvision.transforms.v2.functional.elastic`. Geometric: moves every Image,
+    Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
     Args:
         alpha: the displacement's magnitude (one number or per axis).
         sigma: the smoothing of the field (one number or per axis).
         interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.elastic`).
-        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
     """
 
-    def __init__(self, alpha=50.0, sigma=5.0, interpolation=InterpolationMode.BILINEAR, fill=0):
+    def __init__(self, alpha: Range = 50.0, sigma: Range = 5.0,
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 fill: FillArg = 0) -> None:
         self.alpha = [float(alpha)] * 2 if isinstance(alpha, numbers.Number) else [float(a) for a in alpha]
         self.sigma = [float(sigma)] * 2 if isinstance(sigma, numbers.Number) else [float(s) for s in sigma]
         self.interpolation, self.fill = interpolation, fill
@@ -795,7 +839,8 @@ class ElasticTransform(Transform):
 
 # ---- colour ------------------------------------------------------------------------------------
 class ColorJitter(Transform):
-    """Changes brightness, contrast, saturation and hue by random factors, in a random order. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Changes brightness, contrast, saturation and hue by random factors, in a random order. Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
 
     Args:
         brightness: ``f`` for ``[max(0, 1 - f), 1 + f]`` or ``(min, max)``; None: unchanged.
@@ -804,7 +849,8 @@ class ColorJitter(Transform):
         hue: ``f`` for ``[-f, f]`` or ``(min, max)``, within [-0.5, 0.5]; None: unchanged.
     """
 
-    def __init__(self, brightness=None, contrast=None, saturation=None, hue=None):
+    def __init__(self, brightness: Optional[Range] = None, contrast: Optional[Range] = None,
+                 saturation: Optional[Range] = None, hue: Optional[Range] = None) -> None:
         self.brightness = _setup_range(brightness, "brightness") if brightness is not None else None
         self.contrast = _setup_range(contrast, "contrast") if contrast is not None else None
         self.saturation = _setup_range(saturation, "saturation") if saturation is not None else None
@@ -829,13 +875,14 @@ class ColorJitter(Transform):
 
 
 class Grayscale(Transform):
-    """Converts RGB images to grayscale. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Converts RGB images to grayscale. Photometric: changes Images and Videos (and the plain image); masks, boxes
+    and keypoints pass through.
 
     Args:
         num_output_channels: 1, or 3 (the gray value repeated).
     """
 
-    def __init__(self, num_output_channels=1):
+    def __init__(self, num_output_channels: int = 1) -> None:
         self.num_output_channels = num_output_channels
 
     def transform(self, image, params):
@@ -843,13 +890,14 @@ class Grayscale(Transform):
 
 
 class RandomGrayscale(_RandomApplied):
-    """Converts images to grayscale (keeping their channel count) with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Converts images to grayscale (keeping their channel count) with probability ``p``. Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
 
     Args:
         p: the probability that the transform applies (drawn once per call).
     """
 
-    def __init__(self, p=0.1):
+    def __init__(self, p: float = 0.1) -> None:
         super().__init__(p)
 
     def transform(self, image, params):
@@ -857,14 +905,15 @@ class RandomGrayscale(_RandomApplied):
 
 
 class GaussianBlur(Transform):
-    """Blurs with a Gaussian kernel whose sigma is drawn uniformly from ``sigma``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Blurs with a Gaussian kernel whose sigma is drawn uniformly from ``sigma``. Photometric: changes Images and
+    Videos (and the plain image); masks, boxes and keypoints pass through.
 
     Args:
         kernel_size: ``[kx, ky]`` or an int; odd and positive.
         sigma: ``(min, max)`` or a fixed sigma.
     """
 
-    def __init__(self, kernel_size, sigma=(0.1, 2.0)):
+    def __init__(self, kernel_size: Size, sigma: Range = (0.1, 2.0)) -> None:
         self.kernel_size = _setup_size(kernel_size, "kernel_size")
         for k in self.kernel_size:
             if k <= 0 or k % 2 == 0:
@@ -882,7 +931,8 @@ class GaussianBlur(Transform):
 
 
 class GaussianNoise(Transform):
-    """Adds Gaussian noise (:func:`~streamvision.transforms.v2.functional.gaussian_noise`). Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Adds Gaussian noise (:func:`~streamvision.transforms.v2.functional.gaussian_noise`). Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
 
     Args:
         mean: the noise's mean.
@@ -890,7 +940,7 @@ class GaussianNoise(Transform):
         clip: clamp the result to the dtype's range.
     """
 
-    def __init__(self, mean=0.0, sigma=0.1, clip=True):
+    def __init__(self, mean: float = 0.0, sigma: float = 0.1, clip: bool = True) -> None:
         self.mean, self.sigma, self.clip = mean, sigma, clip
 
     def transform(self, image, params):
@@ -898,7 +948,8 @@ class GaussianNoise(Transform):
 
 
 class RandomInvert(_RandomApplied):
-    """Inverts images with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Inverts images with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks,
+    boxes and keypoints pass through.
 
     Args:
         p: the probability that the transform applies (drawn once per call).
@@ -909,14 +960,15 @@ class RandomInvert(_RandomApplied):
 
 
 class RandomPosterize(_RandomApplied):
-    """Posterizes images to ``bits`` bits with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Posterizes images to ``bits`` bits with probability ``p``. Photometric: changes Images and Videos (and the
+    plain image); masks, boxes and keypoints pass through.
 
     Args:
         bits: the bits kept.
         p: the probability that the transform applies (drawn once per call).
     """
 
-    def __init__(self, bits, p=0.5):
+    def __init__(self, bits: int, p: float = 0.5) -> None:
         super().__init__(p)
         self.bits = bits
 
@@ -925,14 +977,15 @@ class RandomPosterize(_RandomApplied):
 
 
 class RandomSolarize(_RandomApplied):
-    """Solarizes images (inverts values at or above ``threshold``) with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Solarizes images (inverts values at or above ``threshold``) with probability ``p``. Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
 
     Args:
         threshold: the threshold, in the dtype's value range.
         p: the probability that the transform applies (drawn once per call).
     """
 
-    def __init__(self, threshold, p=0.5):
+    def __init__(self, threshold: float, p: float = 0.5) -> None:
         super().__init__(p)
         self.threshold = threshold
 
@@ -941,7 +994,8 @@ class RandomSolarize(_RandomApplied):
 
 
 class RandomAutocontrast(_RandomApplied):
-    """Autocontrasts images with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Autocontrasts images with probability ``p``. Photometric: changes Images and Videos (and the plain image);
+    masks, boxes and keypoints pass through.
 
     Args:
         p: the probability that the transform applies (drawn once per call).
@@ -952,7 +1006,8 @@ class RandomAutocontrast(_RandomApplied):
 
 
 class RandomEqualize(_RandomApplied):
-    """Equalizes images' histograms with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Equalizes images' histograms with probability ``p``. Photometric: changes Images and Videos (and the plain
+    image); masks, boxes and keypoints pass through.
 
     Args:
         p: the probability that the transform applies (drawn once per call).
@@ -963,14 +1018,15 @@ class RandomEqualize(_RandomApplied):
 
 
 class RandomAdjustSharpness(_RandomApplied):
-    """Adjusts sharpness by ``sharpness_factor`` with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Adjusts sharpness by ``sharpness_factor`` with probability ``p``. Photometric: changes Images and Videos (and
+    the plain image); masks, boxes and keypoints pass through.
 
     Args:
         sharpness_factor: 0 smooths, 1 keeps, 2 sharpens.
         p: the probability that the transform applies (drawn once per call).
     """
 
-    def __init__(self, sharpness_factor, p=0.5):
+    def __init__(self, sharpness_factor: float, p: float = 0.5) -> None:
         super().__init__(p)
         self.sharpness_factor = sharpness_factor
 
@@ -979,7 +1035,8 @@ class RandomAdjustSharpness(_RandomApplied):
 
 
 class RandomErasing(_RandomApplied):
-    """Erases a random rectangle of each image with probability ``p``, as torchvision draws it. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Erases a random rectangle of each image with probability ``p``, as torchvision draws it. Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
 
     Args:
         p: the probability that the transform applies (drawn once per call).
@@ -989,7 +1046,9 @@ class RandomErasing(_RandomApplied):
         inplace: write into the input.
     """
 
-    def __init__(self, p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0.0, inplace=False):
+    def __init__(self, p: float = 0.5, scale: Tuple[float, float] = (0.02, 0.33),
+                 ratio: Tuple[float, float] = (0.3, 3.3),
+                 value: Union[float, Sequence[float], str] = 0.0, inplace: bool = False) -> None:
         super().__init__(p)
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
             raise ValueError("Scale and ratio should be of kind (min, max)")
@@ -1051,14 +1110,15 @@ class RandomErasing(_RandomApplied):
 
 # ---- conversion --------------------------------------------------------------------------------
 class ToDtype(Transform):
-    """Converts images to ``dtype`` (:func:`~streamvision.transforms.v2.functional.to_dtype`); other tv_tensors are cast without scaling.
+    """Converts images to ``dtype`` (:func:`~streamvision.transforms.v2.functional.to_dtype`); other tv_tensors are
+    cast without scaling.
 
     Args:
         dtype: the dtype (torch, numpy or streamvision dtype, or its name).
         scale: map the value range to the new dtype's.
     """
 
-    def __init__(self, dtype, scale=False):
+    def __init__(self, dtype: DTypeLike, scale: bool = False) -> None:
         self.dtype, self.scale = dtype, scale
 
     def transform(self, image, params):
@@ -1066,7 +1126,8 @@ class ToDtype(Transform):
 
 
 class Normalize(Transform):
-    """Normalizes float images per channel: ``(x - mean[c]) / std[c]``. Photometric: changes Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+    """Normalizes float images per channel: ``(x - mean[c]) / std[c]``. Photometric: changes Images and Videos (and
+    the plain image); masks, boxes and keypoints pass through.
 
     Args:
         mean: one value per channel.
@@ -1074,7 +1135,7 @@ class Normalize(Transform):
         inplace: write into the input.
     """
 
-    def __init__(self, mean, std, inplace=False):
+    def __init__(self, mean: Sequence[float], std: Sequence[float], inplace: bool = False) -> None:
         self.mean, self.std, self.inplace = list(mean), list(std), inplace
 
     def transform(self, image, params):
