@@ -158,7 +158,7 @@ void bind_streams(nb::module_& m) {
              const Stream& s = nb::cast<const Stream&>(self);
              t_with_guards.push_back({s, std::make_unique<StreamGuard>(s)});
              return nb::borrow(self);
-           })
+           }, nb::sig("def __enter__(self) -> Stream"), "Makes this the current stream of this thread until __exit__.")
       .def("__exit__", [](const Stream& s, nb::args) {
              if (t_with_guards.empty() || !(t_with_guards.back().stream == s)) {
                throw Error(ErrorKind::Runtime, "Stream.__exit__", "stream", "the innermost active `with stream:` of this thread",
