@@ -5,8 +5,11 @@ device (the classes need torch). What is kept from torchvision is everything a t
 depends on: the labels getter, the argument checks and their messages, and the random draws
 (the Beta-distributed lambda, CutMix's box) in the same order."""
 
+from __future__ import annotations
+
 import functools
 import math
+from typing import Any, Callable, Optional, Union
 
 from . import _sample
 from ._transforms import (Transform, _is_array, _is_pil, _is_pure_torch, _leaves, _map_selected, _randint,
@@ -26,7 +29,8 @@ def _parse_labels_getter(labels_getter, who):
 
 
 class _MixBase(Transform):
-    def __init__(self, *, alpha=1.0, num_classes=None, labels_getter="default"):
+    def __init__(self, *, alpha: float = 1.0, num_classes: Optional[int] = None,
+                 labels_getter: Union[str, Callable[[Any], Any], None] = "default") -> None:
         torch = _require_torch(type(self).__name__)
         self.alpha = float(alpha)
         self._dist = torch.distributions.Beta(torch.tensor([alpha]), torch.tensor([alpha]))  # checks alpha > 0

@@ -9,11 +9,15 @@ returns as many boxes as are valid: both read data back to the host, as torchvis
 other transforms here do not.
 """
 
+from __future__ import annotations
+
+import enum
 import functools
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from . import _sample
 from . import functional as F
-from ._transforms import Transform, _RandomApplied, _get_fill, _query_size, _rand_n, _setup_fill
+from ._transforms import FillArg, Transform, _RandomApplied, _get_fill, _query_size, _rand_n, _setup_fill
 
 __all__ = ["ClampBoundingBoxes", "ClampKeyPoints", "ConvertBoundingBoxFormat", "SanitizeBoundingBoxes",
            "RandomZoomOut", "RandomIoUCrop"]
@@ -28,7 +32,7 @@ class ConvertBoundingBoxFormat(Transform):
 
     _only_tv_tensors = ("BoundingBoxes",)
 
-    def __init__(self, format):
+    def __init__(self, format: Union[enum.Enum, str]) -> None:
         self.format = format
 
     def transform(self, inpt, params):
@@ -44,7 +48,7 @@ class ClampBoundingBoxes(Transform):
 
     _only_tv_tensors = ("BoundingBoxes",)
 
-    def __init__(self, clamping_mode="auto"):
+    def __init__(self, clamping_mode: Optional[str] = "auto") -> None:
         self.clamping_mode = clamping_mode
 
     def transform(self, inpt, params):
@@ -72,7 +76,8 @@ class SanitizeBoundingBoxes(Transform):
         labels_getter: ``"default"``, a callable returning a tensor or a tuple/list of tensors, or None.
     """
 
-    def __init__(self, min_size=1.0, min_area=1.0, labels_getter="default"):
+    def __init__(self, min_size: float = 1.0, min_area: float = 1.0,
+                 labels_getter: Union[str, Callable[[Any], Any], None] = "default") -> None:
         if min_size < 1:
             raise ValueError(f"SanitizeBoundingBoxes: argument 'min_size': expected >= 1, got {min_size} "
                              f"(min_size must be >= 1, got {min_size}.)")
@@ -141,7 +146,7 @@ class RandomZoomOut(_RandomApplied):
         p: the probability that the transform applies (drawn once per call).
     """
 
-    def __init__(self, fill=0, side_range=(1.0, 4.0), p=0.5):
+    def __init__(self, fill: FillArg = 0, side_range: Tuple[float, float] = (1.0, 4.0), p: float = 0.5) -> None:
         super().__init__(p)
         if not isinstance(side_range, (tuple, list)) or len(side_range) != 2:
             raise TypeError(f"RandomZoomOut: argument 'side_range': expected a sequence of two numbers, got "
@@ -184,8 +189,9 @@ class RandomIoUCrop(Transform):
         trials: crops tried per drawn minimum.
     """
 
-    def __init__(self, min_scale=0.3, max_scale=1.0, min_aspect_ratio=0.5, max_aspect_ratio=2.0,
-                 sampler_options=None, trials=40):
+    def __init__(self, min_scale: float = 0.3, max_scale: float = 1.0, min_aspect_ratio: float = 0.5,
+                 max_aspect_ratio: float = 2.0, sampler_options: Optional[Sequence[float]] = None,
+                 trials: int = 40) -> None:
         self.min_scale, self.max_scale = min_scale, max_scale
         self.min_aspect_ratio, self.max_aspect_ratio = min_aspect_ratio, max_aspect_ratio
         self.options = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0] if sampler_options is None else sampler_options
