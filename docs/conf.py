@@ -12,6 +12,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sysconfig
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -51,7 +52,8 @@ def _cli_help():
     """docs/_generated/cli-help.txt: the program's --help, when the program is installed."""
     out = pathlib.Path(__file__).parent / "_generated" / "cli-help.txt"
     out.parent.mkdir(exist_ok=True)
-    exe = shutil.which("streamvision")
+    # the console command next to this interpreter (a venv's bin, not necessarily on PATH), else PATH's
+    exe = shutil.which("streamvision", path=sysconfig.get_path("scripts")) or shutil.which("streamvision")
     text = None
     if exe:
         try:
