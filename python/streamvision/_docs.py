@@ -31,10 +31,12 @@ _DEVICES = ("{dtypes}; on the CPU and on CUDA devices. Images are ``[..., C, H, 
 STREAM = ("Runs on the caller's current CUDA stream: ``stream=`` if given (keyword-only; a "
           "``streamvision.Stream``, ``torch.cuda.Stream`` or handle), else the innermost "
           "``with streamvision.Stream(...)``, else, for torch tensors, ``torch.cuda.current_stream()`` "
-          "(stream policy \"framework\", the default), else streamvision's current stream. The call never "
-          "synchronizes with the host, so it can be captured in a CUDA graph; torch outputs come from "
-          "PyTorch's caching allocator. CPU inputs are processed on the calling thread (and the "
-          "library's worker threads) before the call returns.")
+          "(stream policy \"framework\", the default), else streamvision's current stream. The call does not "
+          "synchronize with the host (once a process's first launches have loaded the kernels), so it can be "
+          "captured in a CUDA graph. torch outputs come from PyTorch's caching allocator when the op runs on "
+          "torch's current stream, else from streamvision's stream-ordered allocator on the op's stream. CPU "
+          "inputs are processed on the calling thread (and the library's worker threads) before the call "
+          "returns.")
 
 
 def _section(title: str, text: str) -> str:
