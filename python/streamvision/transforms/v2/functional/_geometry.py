@@ -288,8 +288,9 @@ def elastic(inpt: ImageT, displacement: ImageLike, interpolation: Optional[Inter
 
     Args:
         inpt: the image ``[..., C, H, W]``, or a tv_tensor.
-        displacement: ``[1, H, W, 2]`` offsets in normalised coordinates ([-1, 1] spans the image), float32 or
-            the image's float dtype, on any device (moved to the image's).
+        displacement: ``[1, H, W, 2]`` offsets in normalised coordinates ([-1, 1] spans the image), a tensor on
+            any device (moved to the image's) and of any dtype (converted to the sampling dtype: the image's
+            float dtype, float32 for integer and float16 images).
         interpolation: ``NEAREST`` or ``BILINEAR`` (None: ``BILINEAR``).
         fill: the value of pixels from outside the image (one number, or one per channel); None: 0.
         stream: the CUDA stream to run on (see "Stream"); None: the current one.

@@ -161,7 +161,7 @@ def autocontrast(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> ImageT
     """Stretches each channel of each image to the dtype's full range (minimum and maximum found on the device).
 
     Args:
-        inpt: the image ``[..., C, H, W]``, an Image or a Video.
+        inpt: the image ``[..., C, H, W]`` (C = 1 or 3), an Image or a Video.
         stream: the CUDA stream to run on (see "Stream"); None: the current one.
 
     Returns:
