@@ -26,6 +26,7 @@ from ._C import (  # noqa: E402
     get_stream_policy,
     last_launch_stream,
     set_stream_policy,
+    UnsupportedDTypeError,
 )
 from . import transforms
 
@@ -50,11 +51,16 @@ __all__ = [
     "last_launch_stream",
     "set_stream_policy",
     "transforms",
+    "UnsupportedDTypeError",
 ]
 
 
 def cmake_dir() -> str:
-    """The folder holding streamvisionConfig.cmake, for ``find_package(streamvision)``."""
+    """The folder holding streamvisionConfig.cmake, for ``find_package(streamvision)``.
+
+    Returns:
+        The path; give it to CMake as ``streamvision_DIR`` (``python -m streamvision --cmake-dir`` prints it).
+    """
     import os
 
     return os.path.join(os.path.dirname(__file__), "lib", "cmake", "streamvision")

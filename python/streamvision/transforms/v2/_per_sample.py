@@ -48,10 +48,17 @@ class ImageList(list):
 
 
 class BatchParams(dict):
-    """Per-sample parameters: field name -> tensor ``[N, ...]`` on the batch's device (fields that
-    are not numbers, e.g. a per-image noise tensor, are Python lists of N items). ``host`` holds
-    the same fields on the host when they were drawn there; ``apply`` uses them to run per-image
-    ops without reading the device back."""
+    """Per-sample parameters, as a transform's ``sample_params`` returns them and its ``apply`` takes them.
+
+    Args:
+        fields: field name -> tensor ``[N, ...]`` on the batch's device (fields that are not numbers,
+            e.g. a per-image noise tensor, are Python lists of N items); ``applied`` (bool ``[N]``)
+            says whether the transform applies to each image.
+        host: the same fields as Python lists when they were drawn on the host (``apply`` then runs
+            per-image ops without reading the device back), or None.
+        samples: the single-image parameter dicts as drawn (None for an image the transform skips),
+            or None.
+    """
 
     def __init__(self, fields, host=None, samples=None):
         super().__init__(fields)
