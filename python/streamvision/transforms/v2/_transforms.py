@@ -263,8 +263,9 @@ class Transform(_Module):
         super().__init_subclass__(**kwargs)
         if _draws_random(cls) and ("__init__" in cls.__dict__ or not getattr(cls.__init__, "_takes_per_sample", False)):
             cls.__init__ = _with_per_sample(cls.__init__)
-            if cls.__doc__ and "per_sample" not in cls.__doc__ and not cls.__name__.startswith("_"):
-                cls.__doc__ = cls.__doc__.rstrip() + _PER_SAMPLE_DOC
+        if (getattr(cls.__init__, "_takes_per_sample", False) and cls.__doc__ and "per_sample" not in cls.__doc__
+                and not cls.__name__.startswith("_")):
+            cls.__doc__ = cls.__doc__.rstrip() + _PER_SAMPLE_DOC
 
     # Photometric transforms leave masks, boxes and keypoints as they are (torchvision does too).
     _passes_through_tv_tensors = False
@@ -511,6 +512,10 @@ class RandomOrder(Compose):
     """
 
     extra_repr = Transform.extra_repr  # torchvision's repr: transforms=[...]
+
+    def __init__(self, transforms: Sequence[Callable[..., Any]]) -> None:
+        self.transforms = _check_transforms(transforms)
+        self._fuse = False  # the order changes per call
 
     def forward(self, *inputs):
         return _run_in_turn([self.transforms[i] for i in _randperm(len(self.transforms))], inputs)
