@@ -359,10 +359,27 @@ def test_cuda_per_sample_parameters_live_on_the_device():
 
 
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA device")
+def test_cuda_color_jitter_per_sample_equals_the_functionals():
+    x = images(n=6, device="cuda")
+    for t in (T.ColorJitter(0.4, 0.4, 0.4, 0.1, per_sample=True), T.ColorJitter(brightness=0.5, saturation=0.3, per_sample=True)):
+        p = t.sample_params(x)
+        assert p["order"].device.type == "cuda"
+        out = t.apply(x, p)
+        for i in range(6):
+            single = {"order": p["order"][i].tolist()}
+            for k in ("b", "c", "s", "h"):
+                single[k] = float(p[k][i]) if k in p else None
+            assert torch.equal(out[i], t.transform(x[i], single)), i
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA device")
 def test_cuda_graph_replays_draw_new_parameters():
+    """The issue's pipeline captured in a CUDA graph: every replay draws new parameters on the
+    device, and its output equals the eager apply with that replay's parameters."""
     x = images(n=8, h=64, w=80, device="cuda")
     rrc = T.RandomResizedCrop(32, per_sample=True)
     flip = T.RandomHorizontalFlip(per_sample=True)
+    jitter = T.ColorJitter(0.4, 0.4, 0.4, per_sample=True)
     tail = [T.ToDtype(torch.float32, scale=True), T.Normalize([0.5, 0.5, 0.5], [0.25, 0.25, 0.25])]
 
     def step():
@@ -370,9 +387,11 @@ def test_cuda_graph_replays_draw_new_parameters():
         y = rrc.apply(x, p1)
         p2 = flip.sample_params(y)
         y = flip.apply(y, p2)
+        p3 = jitter.sample_params(y)
+        y = jitter.apply(y, p3)
         for t in tail:
             y = t(y)
-        return p1, p2, y
+        return p1, p2, p3, y
 
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
@@ -382,12 +401,12 @@ def test_cuda_graph_replays_draw_new_parameters():
     torch.cuda.current_stream().wait_stream(s)
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
-        p1, p2, out = step()
+        p1, p2, p3, out = step()
     results = []
     for _ in range(3):
         g.replay()
         torch.cuda.synchronize()
-        ref = flip.apply(rrc.apply(x, p1), p2)
+        ref = jitter.apply(flip.apply(rrc.apply(x, p1), p2), p3)
         for t in tail:
             ref = t(ref)
         assert torch.equal(out, ref)
