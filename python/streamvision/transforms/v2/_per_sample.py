@@ -272,17 +272,24 @@ def sample_resized_crop(scale, ratio, batch, attempts=10):
     u_pos = torch.rand(n, 2, device=dev, dtype=torch.float64)
     top = torch.floor(u_pos[:, 0] * (height - h + 1))
     left = torch.floor(u_pos[:, 1] * (width - w + 1))
-    # The fallback: a centred crop of the in-range ratio closest to the image's.
-    in_ratio = width / height
+    # The fallback: a centred crop of the in-range ratio closest to the image's. Python numbers
+    # for a uniform batch (made into tensors by fills, no host-to-device copy: capturable).
     lo, hi = min(ratio), max(ratio)
-    fw = torch.where(torch.as_tensor(in_ratio < lo, device=dev), torch.as_tensor(width, device=dev, dtype=torch.float64),
-                     torch.where(torch.as_tensor(in_ratio > hi, device=dev), torch.round(torch.as_tensor(height * hi, device=dev, dtype=torch.float64)),
-                                 torch.as_tensor(width, device=dev, dtype=torch.float64)))
-    fh = torch.where(torch.as_tensor(in_ratio < lo, device=dev), torch.round(torch.as_tensor(width / lo, device=dev, dtype=torch.float64)),
-                     torch.as_tensor(height, device=dev, dtype=torch.float64))
-    fw, fh = fw.expand(n), fh.expand(n)
-    ftop = torch.div(torch.as_tensor(height, device=dev) - fh, 2, rounding_mode="floor")
-    fleft = torch.div(torch.as_tensor(width, device=dev) - fw, 2, rounding_mode="floor")
+    if torch.is_tensor(height):
+        in_ratio = width / height
+        fw = torch.where(in_ratio < lo, width, torch.where(in_ratio > hi, torch.round(height * hi), width))
+        fh = torch.where(in_ratio < lo, torch.round(width / lo), height)
+    else:
+        in_ratio = width / height
+        fw, fh = width, height
+        if in_ratio < lo:
+            fh = float(round(width / lo))
+        elif in_ratio > hi:
+            fw = float(round(height * hi))
+        fw = torch.full((n,), fw, dtype=torch.float64, device=dev)
+        fh = torch.full((n,), fh, dtype=torch.float64, device=dev)
+    ftop = torch.floor((height - fh) / 2)
+    fleft = torch.floor((width - fw) / 2)
     box = torch.stack([torch.where(found, top, ftop), torch.where(found, left, fleft),
                        torch.where(found, h, fh), torch.where(found, w, fw)], dim=1).to(torch.int64)
     return BatchParams({"top": box[:, 0], "left": box[:, 1], "height": box[:, 2], "width": box[:, 3],
