@@ -67,7 +67,7 @@ def pipelines(tv, jitter):
     tv_one = tv.Compose(steps(tv)) if tv is not None else None
     sv_one = T.Compose(steps(T))
     sv_ps = T.Compose(steps(T, per_sample=True))
-    sv_shared = T.Compose(steps(T))
+    sv_shared = T.Compose(steps(T), fuse=True)
     return tv_one, sv_one, sv_ps, sv_shared
 
 
@@ -116,7 +116,7 @@ def main():
         tvc = tv.Compose(steps(tv))
         cases["torchvision"] = lambda: tvc(x)
     svu = T.Compose(steps(T), fuse=False)
-    svf = T.Compose(steps(T))
+    svf = T.Compose(steps(T), fuse=True)
     cases["streamvision unfused"] = lambda: svu(x)
     cases["streamvision fused"] = lambda: svf(x)
     print(f"\n{name}")

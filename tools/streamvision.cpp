@@ -37,10 +37,12 @@ int main(int argc, char** argv) {
   run->add_flag("--resume", o.resume, "skip inputs whose output exists");
   run->add_flag("--strict", o.strict, "exit with 1 when any input is skipped");
   // INPUT... OUTPUT_DIR as one list (the last is the output folder): CLI11 gives a list option
-  // every positional.
+  // every positional. The name is a plain word (CLI11 2.4+ rejects names with spaces or dots, by
+  // throwing from add_option); the help shows the usage words through type_name.
   std::vector<std::string> positionals;
-  run->add_option("INPUT... OUTPUT_DIR", positionals,
+  run->add_option("paths", positionals,
                   "image files or folders, then the folder for outputs, manifest.jsonl and classes.txt")
+      ->type_name("INPUT... OUTPUT_DIR")
       ->required()
       ->expected(2, -1);
   run->footer(svtool::pipeline_help() +

@@ -327,7 +327,7 @@ def test_fused_compose_equals_unfused(device, per_sample, name):
     one_draw_of_one_size = not per_sample and name.startswith("rrc")  # an ImageList needs per-sample crops
     for inpt in (x,) if one_draw_of_one_size else (x, T.ImageList(image_list(device=device))):
         torch.manual_seed(21)
-        fused = T.Compose(steps)(inpt)
+        fused = T.Compose(steps, fuse=True)(inpt)
         torch.manual_seed(21)
         unfused = T.Compose(steps, fuse=False)(inpt)
         assert isinstance(fused, torch.Tensor) and fused.shape == unfused.shape
@@ -335,14 +335,22 @@ def test_fused_compose_equals_unfused(device, per_sample, name):
 
 
 def test_fusion_is_used():
-    """The fused chain makes one batch call (not the per-image functionals)."""
+    """The fused chain makes one batch call (not the per-image functionals): by default for a
+    per-sample chain, with fuse=True for one shared draw; fuse=False never."""
     from unittest import mock
 
     x = images(n=4)
-    pipe = T.Compose([T.RandomResizedCrop(16, per_sample=True), T.ToDtype(torch.float32, scale=True)])
-    with mock.patch.object(F, "resized_crop", side_effect=AssertionError("per-image op called")):
-        out = pipe(x)
-    assert out.shape == (4, 3, 16, 16)
+    steps = lambda ps: [T.RandomResizedCrop(16, per_sample=ps), T.ToDtype(torch.float32, scale=True)]  # noqa: E731
+    for pipe in (T.Compose(steps(True)), T.Compose(steps(False), fuse=True)):
+        with mock.patch.object(F, "resized_crop", side_effect=AssertionError("per-image op called")):
+            out = pipe(x)
+        assert out.shape == (4, 3, 16, 16)
+    with mock.patch.object(F, "resized_crop_batch", side_effect=AssertionError("batch op called")):
+        T.Compose(steps(False))(x[0])  # default: one shared draw runs unfused
+    calls, real = [], F.to_dtype
+    with mock.patch.object(F, "to_dtype", side_effect=lambda *a, **k: calls.append(1) or real(*a, **k)):
+        T.Compose(steps(True), fuse=False)(x)
+    assert calls, "fuse=False: ToDtype runs on its own"
 
 
 # ---- CUDA: device parameters, one launch, graphs ----------------------------------------------------------

@@ -83,8 +83,9 @@ def _covered(head, to_dtype, normalize, x):
     return x.device.type == "cpu"
 
 
-def run(compose, inpt):
-    """The fused chain's result followed by the rest of the transforms, or NotImplemented."""
+def run(compose, inpt, only_per_sample=False):
+    """The fused chain's result followed by the rest of the transforms, or NotImplemented (also
+    when `only_per_sample` and neither the crop nor the flip is per-sample)."""
     from . import _transforms as T
 
     torch = _torch()
@@ -95,6 +96,8 @@ def run(compose, inpt):
         return NotImplemented
     head, after, flip, to_dtype, normalize, count = m
     per_sample = bool(head.per_sample or (flip is not None and flip.per_sample))
+    if only_per_sample and not per_sample:
+        return NotImplemented
     single = False
     if isinstance(inpt, _per_sample.ImageList) or (per_sample and type(inpt) in (list, tuple)):
         if not inpt or not all(isinstance(x, torch.Tensor) and x.ndim == 3 for x in inpt):

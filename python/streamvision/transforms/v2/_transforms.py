@@ -438,14 +438,18 @@ class Compose(Transform):
     """Applies ``transforms`` one after another, as torchvision's Compose.
 
     A prefix that one batch kernel computes (a crop or resize, a horizontal flip, ToDtype,
-    Normalize: see ``_fusion``) runs as that kernel, with the same output bit for bit.
+    Normalize: see ``_fusion``) can run as that kernel, with the same output bit for bit.
 
     Args:
         transforms: the transforms (callables); several inputs are passed unpacked to each.
-        fuse: keyword-only; False runs every transform on its own (no fusion).
+        fuse: keyword-only. ``"auto"`` (the default) fuses chains whose crop or flip is per-sample
+            (their images go through the batch kernel anyway, so fusing only removes launches);
+            ``True`` fuses every recognised chain; ``False`` runs every transform on its own. For
+            one shared draw on large images the separate tiled kernels are faster today (see
+            bench/RESULTS.md), hence the default.
     """
 
-    def __init__(self, transforms: Sequence[Callable[..., Any]], *, fuse: bool = True) -> None:
+    def __init__(self, transforms: Sequence[Callable[..., Any]], *, fuse: Union[bool, str] = "auto") -> None:
         self.transforms = _check_transforms(transforms)
         self._fuse = fuse
 
@@ -454,7 +458,7 @@ class Compose(Transform):
                 and any(getattr(t, "per_sample", False) for t in self.transforms)):
             inputs = (_per_sample.ImageList(inputs[0]),)  # a per-sample pipeline takes a list as a batch
         if self._fuse and len(inputs) == 1 and isinstance(self.transforms, (list, tuple)) and not _compiling():
-            out = _fusion.run(self, inputs[0])
+            out = _fusion.run(self, inputs[0], only_per_sample=self._fuse == "auto")
             if out is not NotImplemented:
                 return out
         return _run_in_turn(self.transforms, inputs)
