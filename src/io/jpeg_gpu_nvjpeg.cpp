@@ -18,9 +18,14 @@
 // cudaMemcpyAsync on the caller's stream moves each image into its output; an event recorded
 // after the copies marks when a staging buffer may be written again, and a busy buffer is never
 // waited for: another one is taken (or made, up to a few; past that the batch takes the hybrid
-// path). The engine's completion is ordered on the stream it was given, so the copies see whole
-// images. The host never waits for the caller's work; the one wait is back-pressure on the
-// hybrid path's own uploads when more than kMaxPinnedBuffers are queued (idle_pinned).
+// path). The engine is given a stream of this decoder's own, not the caller's: nvjpegDecodeBatched
+// returns only once that stream has drained (measured on the H200: given the caller's stream, it
+// waited for a 100 ms kernel queued there before the call), and the engine reads nothing the
+// caller's stream produces (host bitstreams in, decoder-owned staging out). Its completion is
+// ordered on that stream; an event recorded there is what the copies on the caller's stream wait
+// for (cudaStreamWaitEvent, no host wait), so they see whole images. The host never waits for the
+// caller's work; the one wait is back-pressure on the hybrid path's own uploads when more than
+// kMaxPinnedBuffers are queued (idle_pinned).
 //
 // Allocation: outputs come from empty() on the caller's stream (PyTorch's caching allocator when
 // called from Python); the hybrid path's device buffer from streamvision's stream-ordered
@@ -150,7 +155,11 @@ class Decoder {
     if (!hardware_) {  // no engine on this GPU (ARCH_MISMATCH) or none usable: the hybrid path only
       SV_NVJPEG_CHECK(api_.nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle_));
     }
-    if (hardware_) SV_NVJPEG_CHECK(api_.nvjpegJpegStateCreate(handle_, &batched_state_));
+    if (hardware_) {
+      SV_NVJPEG_CHECK(api_.nvjpegJpegStateCreate(handle_, &batched_state_));
+      SV_CUDA_CHECK(cudaStreamCreateWithFlags(&engine_stream_, cudaStreamNonBlocking), kOp);
+      SV_CUDA_CHECK(cudaEventCreateWithFlags(&engine_done_, cudaEventDisableTiming), kOp);
+    }
     SV_NVJPEG_CHECK(api_.nvjpegDecoderCreate(handle_, NVJPEG_BACKEND_DEFAULT, &hybrid_decoder_));
     SV_NVJPEG_CHECK(api_.nvjpegDecoderStateCreate(handle_, hybrid_decoder_, &hybrid_state_));
     SV_NVJPEG_CHECK(api_.nvjpegDecodeParamsCreate(handle_, &params_));
@@ -286,9 +295,12 @@ class Decoder {
     const int batch = static_cast<int>(group.size());
     if (api_.nvjpegDecodeBatchedInitialize(handle_, batched_state_, batch, 1, format) != NVJPEG_STATUS_SUCCESS ||
         api_.nvjpegDecodeBatched(handle_, batched_state_, bitstreams.data(), lengths.data(), destinations.data(),
-                                 stream.handle()) != NVJPEG_STATUS_SUCCESS) {
+                                 engine_stream_) != NVJPEG_STATUS_SUCCESS) {
       return false;
     }
+    // The copies below wait on the device for the engine's completion (see the file comment).
+    SV_CUDA_CHECK(cudaEventRecord(engine_done_, engine_stream_), kOp);
+    SV_CUDA_CHECK(cudaStreamWaitEvent(stream.handle(), engine_done_, 0), kOp);
     for (std::size_t k = 0; k < group.size(); ++k) {
       const Tensor& out = outputs[group[k]];
       SV_CUDA_CHECK(cudaMemcpyAsync(out.data(), static_cast<unsigned char*>(staging->data) + offsets[k], out.nbytes(),
@@ -408,6 +420,8 @@ class Decoder {
   bool hardware_ = false;
   nvjpegHandle_t handle_ = nullptr;
   nvjpegJpegState_t batched_state_ = nullptr;
+  cudaStream_t engine_stream_ = nullptr;  // the hardware engine's (see the file comment)
+  cudaEvent_t engine_done_ = nullptr;
   nvjpegJpegDecoder_t hybrid_decoder_ = nullptr;
   nvjpegJpegState_t hybrid_state_ = nullptr;
   nvjpegDecodeParams_t params_ = nullptr;
