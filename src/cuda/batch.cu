@@ -95,22 +95,52 @@ struct VerticalArgs {
   kernels::ResampleFilter filter;
 };
 
-// One thread per (image, channel, output row, crop column): the vertical filter.
+// A block per (image, channel, output row) and run of crop columns: the vertical filter. The
+// row's taps and weights are the same for the whole block: computed once into shared memory (the
+// total by one thread, in tap order, as aa_weights sums it); each thread then filters kColumns
+// consecutive columns.
+constexpr int kColumns = 4;
+constexpr int kMaxSharedTaps = 256;
+
 template <class T, class A>
 __global__ void __launch_bounds__(kBlockThreads) vertical_kernel(VerticalArgs<A> a) {
-  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  __shared__ A weights[kMaxSharedTaps];
+  __shared__ Taps<A> row_taps;
   const int oy = static_cast<int>(blockIdx.y);
   const int n = static_cast<int>(blockIdx.z) / a.channels, c = static_cast<int>(blockIdx.z) % a.channels;
   const ImageDesc& d = a.table.image[n];
   const Box box = load_box(a.boxes, d, a.first + n);
-  if (x >= box.w) return;
   const kernels::AaDim<A> dy = kernels::make_aa_dim<A>(box.h, a.resize_h, a.filter);
-  const Taps<A> t = taps(dy, oy + a.win_top);
+  if (threadIdx.x == 0) row_taps = taps(dy, oy + a.win_top);
+  __syncthreads();
+  const Taps<A> t = row_taps;
+  const bool shared = t.xsize <= kMaxSharedTaps;
+  if (shared) {
+    for (int j = static_cast<int>(threadIdx.x); j < t.xsize; j += blockDim.x) weights[j] = tap_weight(dy, t, j);
+  }
+  __syncthreads();
+  const int x0 = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * kColumns;
+  if (x0 >= box.w) return;
+  const int count = min(kColumns, box.w - x0);
   const T* col = static_cast<const T*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top + t.xmin) * d.stride_h +
-                 static_cast<std::int64_t>(box.left + x) * d.stride_w;
-  A acc = kernels::load_as<A>(col[0]) * tap_weight(dy, t, 0);
-  for (int j = 1; j < t.xsize; ++j) acc = kernels::fused_mul_add(kernels::load_as<A>(col[j * d.stride_h]), tap_weight(dy, t, j), acc);
-  a.tmp[((static_cast<std::int64_t>(n) * a.channels + c) * a.out_h + oy) * a.pitch + x] = acc;
+                 static_cast<std::int64_t>(box.left + x0) * d.stride_w;
+  A acc[kColumns];
+  const A w0 = shared ? weights[0] : tap_weight(dy, t, 0);
+#pragma unroll
+  for (int k = 0; k < kColumns; ++k) acc[k] = k < count ? kernels::load_as<A>(col[k * d.stride_w]) * w0 : A(0);
+  for (int j = 1; j < t.xsize; ++j) {
+    const A w = shared ? weights[j] : tap_weight(dy, t, j);
+    const T* r = col + j * d.stride_h;
+#pragma unroll
+    for (int k = 0; k < kColumns; ++k) {
+      if (k < count) acc[k] = kernels::fused_mul_add(kernels::load_as<A>(r[k * d.stride_w]), w, acc[k]);
+    }
+  }
+  A* out = a.tmp + ((static_cast<std::int64_t>(n) * a.channels + c) * a.out_h + oy) * a.pitch + x0;
+#pragma unroll
+  for (int k = 0; k < kColumns; ++k) {
+    if (k < count) out[k] = acc[k];
+  }
 }
 
 template <class T, class O, class A>
@@ -194,7 +224,8 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
     }
     VerticalArgs<A> v{table, static_cast<const std::int64_t*>(boxes.data()), first, tmp, channels, out_h, pitch,
                       static_cast<int>(win.resize_h), static_cast<int>(win.top), filter};
-    vertical_kernel<T, A><<<dim3(blocks_for(widest), out_h, count * channels), kBlockThreads, 0, scope.handle()>>>(v);
+    vertical_kernel<T, A><<<dim3(blocks_for((widest + kColumns - 1) / kColumns), out_h, count * channels), kBlockThreads, 0,
+                            scope.handle()>>>(v);
     scope.check_launch();
     h.table = table;
     h.boxes = v.boxes;
