@@ -18,33 +18,13 @@ time) against the device-to-device copy bandwidth of the same run.
 
 import argparse
 import json
-import statistics
 
 import torch
 
 import streamvision.transforms.v2 as T
+from timing import copy_bandwidth, median_ms
 
-WARMUP, RUNS = 3, 10
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
-
-
-def median_ms(fn, runs=RUNS):
-    for _ in range(WARMUP):
-        fn()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
-    stops = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
-    for a, b in zip(starts, stops):
-        a.record()
-        fn()
-        b.record()
-    torch.cuda.synchronize()
-    return statistics.median(a.elapsed_time(b) for a, b in zip(starts, stops))
-
-
-def copy_bandwidth():
-    src = torch.empty(2**31, dtype=torch.uint8, device="cuda").random_()
-    dst = torch.empty_like(src)
-    return 2 * src.numel() / median_ms(lambda: dst.copy_(src)) / 1e6  # GB/s
 
 
 def imagenet_list(n=256, seed=0):
@@ -100,7 +80,7 @@ def main():
         cases["streamvision per-sample (256x3x300x300)"] = lambda: sv_ps(uniform)
         print(f"\n{name}")
         for label, fn in cases.items():
-            ms = median_ms(fn, runs=3 if "loop" in label else RUNS)
+            ms = median_ms(fn)
             ips = len(xs) / ms * 1e3
             nbytes = (in_bytes if "300-600" in name and "300x300" not in label else uniform.numel()) + out_bytes
             bw = nbytes / ms / 1e6
