@@ -258,6 +258,30 @@ def test_device_resized_crop_sampler_falls_back_to_the_centre():
     assert p["top"].eq(0).all() and p["left"].eq((100 - 13) // 2).all()
 
 
+def test_device_color_jitter_sampler_follows_torchvision():
+    """Factors uniform in each range (KS against the host sampler, torchvision's draws) and every
+    order of the four ops equally likely (each of the 24 within 5 sigma of 1/24)."""
+    import itertools
+
+    n = 6000
+    x = torch.zeros(n, 3, 1, 1, dtype=torch.uint8)
+    t = T.ColorJitter(0.4, (0.5, 1.5), 0.3, 0.1, per_sample=True)
+    torch.manual_seed(0)
+    dev = _per_sample.sample_color_jitter(t._ranges(), _per_sample.Batch(x, "ColorJitter"))
+    torch.manual_seed(1)
+    host = _per_sample.sample_on_host(t, _per_sample.Batch(x, "ColorJitter"))
+    for k, r in zip(("b", "c", "s", "h"), t._ranges()):
+        a = dev[k].tolist()
+        assert min(a) >= r[0] and max(a) <= r[1], k
+        d, crit = _ks(a, host[k].tolist())
+        assert d < crit, f"{k}: KS {d:.4f} >= {crit:.4f}"
+    counts = {p: 0 for p in itertools.permutations(range(4))}
+    for row in dev["order"].tolist():
+        counts[tuple(row)] += 1
+    expected, sigma = n / 24, math.sqrt(n * (1 / 24) * (23 / 24))
+    assert all(abs(c - expected) < 5 * sigma for c in counts.values()), counts
+
+
 def test_device_coin_sampler_follows_p():
     x = torch.zeros(20000, 1, 2, 2)
     torch.manual_seed(0)
