@@ -171,11 +171,24 @@ __global__ void __launch_bounds__(kBlockThreads) horizontal_kernel(HorizontalArg
   const int sx = flip ? a.out_w - 1 - ox : ox;
   const kernels::AaDim<A> dx = kernels::make_aa_dim<A>(box.w, a.resize_w, a.filter);
   const Taps<A> t = taps(dx, sx + a.win_left);
-  for (int c = 0; c < a.channels; ++c) {
-    const A* row = a.tmp + ((static_cast<std::int64_t>(n) * a.channels + c) * a.out_h + oy) * a.pitch + t.xmin;
-    A s = row[0] * tap_weight(dx, t, 0);
-    for (int j = 1; j < t.xsize; ++j) s = kernels::fused_mul_add(row[j], tap_weight(dx, t, j), s);
-    const T v = kernels::resize_output<T>(s);
+  // Each weight once for all channels; every channel's sum keeps the tap order.
+  const std::int64_t plane = static_cast<std::int64_t>(a.out_h) * a.pitch;
+  const A* row = a.tmp + (static_cast<std::int64_t>(n) * a.channels * a.out_h + oy) * a.pitch + t.xmin;
+  A sum[kChannels];
+  const A w0 = tap_weight(dx, t, 0);
+#pragma unroll
+  for (int c = 0; c < kChannels; ++c) sum[c] = c < a.channels ? row[c * plane] * w0 : A(0);
+  for (int j = 1; j < t.xsize; ++j) {
+    const A w = tap_weight(dx, t, j);
+#pragma unroll
+    for (int c = 0; c < kChannels; ++c) {
+      if (c < a.channels) sum[c] = kernels::fused_mul_add(row[c * plane + j], w, sum[c]);
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < kChannels; ++c) {
+    if (c >= a.channels) break;
+    const T v = kernels::resize_output<T>(sum[c]);
     O o;
     if constexpr (std::is_same_v<T, O>) {
       o = a.convert ? a.to_dtype(v, 0) : v;
