@@ -161,6 +161,7 @@ Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation
   } else {
     const auto c = centred(op, center, w, h);
     check_warp(op, image, interpolation, fill);
+    detail::check_kernel_dtype<ops::Affine>(op, image);  // off the right angles rotate is affine's warp
     // torchvision rotates by -angle: affine's angle is clockwise, rotate's counter-clockwise.
     matrix = inverse_affine_matrix(c, -a, {0.0, 0.0}, 1.0, {0.0, 0.0});
     if (expand) {

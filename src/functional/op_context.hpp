@@ -52,6 +52,14 @@ void check_grid_interpolation(const char* op, InterpolationMode mode);
 // message); at most kernels::kMaxFillValues values.
 void check_grid_fill(const char* op, const Fill& fill, std::int64_t channels);
 
+// For an op that runs another op's kernel (resized_crop runs resize's, rotate affine's): the
+// image's dtype checked against that kernel under the public op's own name, before any work.
+template <class KernelOp>
+void check_kernel_dtype(const char* op, const Tensor& image) {
+  const DTypeSet supported = kernel_table<KernelOp>().dtypes(image.device().type);
+  if (!supported.contains(image.dtype())) throw_unsupported(op, image.device(), image.dtype(), !supported.empty(), supported);
+}
+
 // The channel count of an image [..., C, H, W] (1 for a 2-D image).
 inline std::int64_t channels_of(const Tensor& image) { return image.dim() >= 3 ? image.size(-3) : 1; }
 
