@@ -186,7 +186,7 @@ nb::tuple reduce_tensor(const PyTensor& self) {
   }
   const Tensor dense = dense_host_copy(t);
   const nb::bytes data(static_cast<const char*>(dense.data()), dense.nbytes());
-  nb::object rebuild = nb::module_::import_("streamvision._C").attr("_tensor_from_pickle");
+  nb::object rebuild = nb::module_::import_("streamvision._tensor_pickle").attr("rebuild_tensor");
   return nb::make_tuple(rebuild, nb::make_tuple(std::string(dtype_name(t.dtype())), to_tuple(dense.shape()),
                                                 to_tuple(dense.strides()), data));
 }
