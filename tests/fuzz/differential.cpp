@@ -10,7 +10,7 @@
 // add rounds the mean to the image dtype first: at most 1 ulp of the dtype apart). NaNs compare
 // equal whatever their payload (x86 and CUDA make different default NaNs; both are NaN).
 //
-//   streamvision_differential [--cases N] [--seed S] [--bytes L] [--save DIR] [--cpu-only]
+//   streamvision_differential [--cases N] [--seed S] [--bytes L] [--save DIR] [--cpu-only] [--show-refusals]
 //
 // --cpu-only runs each case twice on the CPU (a determinism check of the generator and the CPU
 // engine; what ctest runs on machines without a GPU). Without --cpu-only and without a GPU it
@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
   long cases = 3000;
   std::uint64_t seed = 15;
   std::size_t length = 160;
-  bool cpu_only = false;
+  bool cpu_only = false, show_refusals = false;
   std::string save;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -203,6 +203,7 @@ int main(int argc, char** argv) {
     else if (a == "--bytes") length = std::stoul(next());
     else if (a == "--save") save = next();
     else if (a == "--cpu-only") cpu_only = true;
+    else if (a == "--show-refusals") show_refusals = true;
     else { std::fprintf(stderr, "unknown argument %s\n", a.c_str()); return 2; }
   }
   if (!cpu_only && !sv::cuda_is_available()) {
@@ -228,6 +229,7 @@ int main(int argc, char** argv) {
       }
     } else if (a.failed) {
       ++t.both_refused;
+      if (show_refusals) std::printf("refused %s: %s\n", a.op.c_str(), a.message.c_str());
     } else if (v.within_tolerance_only) {
       ++t.tolerance;
     } else {

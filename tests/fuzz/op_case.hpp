@@ -60,7 +60,7 @@ class ByteSource {
   // A double: usually in [lo, hi], sometimes one of the values that break naive code.
   double number(double lo, double hi) {
     const std::uint8_t kind = byte();
-    if (kind < 224) return lo + (hi - lo) * (u32() / 4294967295.0);
+    if (kind < 240) return lo + (hi - lo) * (u32() / 4294967295.0);
     switch (kind % 12) {
       case 0: return std::numeric_limits<double>::quiet_NaN();
       case 1: return std::numeric_limits<double>::infinity();
@@ -85,7 +85,7 @@ class ByteSource {
   // An integer: usually in [lo, hi], sometimes 0, -1 or absurd.
   std::int64_t integer(std::int64_t lo, std::int64_t hi) {
     const std::uint8_t kind = byte();
-    if (kind < 232) return in(lo, hi);
+    if (kind < 240) return in(lo, hi);
     switch (kind % 8) {
       case 0: return 0;
       case 1: return -1;
@@ -100,7 +100,7 @@ class ByteSource {
 
   std::size_t length(std::size_t usual) {
     const std::uint8_t kind = byte();
-    if (kind < 192) return usual;
+    if (kind < 236) return usual;
     return kind % 6;  // 0..5: empty, short, long
   }
   std::vector<double> numbers(std::size_t usual, double lo, double hi) {
@@ -164,7 +164,7 @@ inline sv::Tensor decode_tensor(ByteSource& in, sv::DType dtype, BufferMaker mak
       else size = in.in(10, 70);
       shape.push_back(size);
     }
-    if (rank >= 3 && in.byte() < 160) shape[rank - 3] = in.pick<std::int64_t>({1, 3, 3, 3, 4, 2});  // channels
+    if (rank >= 3 && in.byte() < 200) shape[rank - 3] = in.pick<std::int64_t>({3, 3, 3, 3, 1, 1, 4, 2});  // channels
   }
   const int rank = shape.size();
   std::int64_t numel = 1;
@@ -244,8 +244,15 @@ inline sv::Tensor decode_tensor(ByteSource& in, sv::DType dtype, BufferMaker mak
   return sv::from_blob(numel == 0 ? nullptr : base, shape, strides, dtype, buffer.device(), buffer.owner());
 }
 
-inline sv::InterpolationMode interpolation(ByteSource& in) {
-  return static_cast<sv::InterpolationMode>(in.byte() % 7);
+// Mostly a mode the op takes (the grid ops: nearest and bilinear; resize: the four tensor modes),
+// sometimes any mode (the others must be refused).
+inline sv::InterpolationMode interpolation(ByteSource& in, bool grid = true) {
+  const std::uint8_t b = in.byte();
+  if (b < 220) {
+    return grid ? (b % 2 ? sv::InterpolationMode::Bilinear : sv::InterpolationMode::Nearest)
+                : static_cast<sv::InterpolationMode>(b % 4);
+  }
+  return static_cast<sv::InterpolationMode>(b % 7);
 }
 inline sv::PaddingMode padding_mode(ByteSource& in) { return static_cast<sv::PaddingMode>(in.byte() % 4); }
 inline sv::Fill fill(ByteSource& in, double hi) {
@@ -256,7 +263,17 @@ inline sv::OptionalList<double> optional_numbers(ByteSource& in, std::size_t usu
   if (in.flag()) return std::nullopt;
   return in.numbers(usual, lo, hi);
 }
+// Four corners of a frame, jittered (usually a valid quadrilateral), or hostile lists.
 inline F::Points points(ByteSource& in, double hi) {
+  if (in.byte() < 200) {
+    const double w = in.number(1, hi), h = in.number(1, hi);
+    F::Points pts = {{0, 0}, {w, 0}, {w, h}, {0, h}};
+    for (auto& p : pts) {
+      p[0] += static_cast<double>(in.in(-3, 3));
+      p[1] += static_cast<double>(in.in(-3, 3));
+    }
+    return pts;
+  }
   F::Points pts(in.length(4));
   for (auto& p : pts) p = in.numbers(2, -hi / 4, hi);
   return pts;
@@ -344,7 +361,7 @@ inline const std::vector<OpEntry>& ops() {
          return one(F::posterize(x, static_cast<int>(in.integer(0, 16))));
        }},
       {"solarize", [](ByteSource& in, const sv::Tensor& x, BufferMaker) {
-         return one(F::solarize(x, in.number(0, 300)));
+         return one(F::solarize(x, in.number(0, 1.1 * sv::max_value(x.dtype()))));
        }},
       {"autocontrast", [](ByteSource&, const sv::Tensor& x, BufferMaker) { return one(F::autocontrast(x)); }},
       {"equalize", [](ByteSource&, const sv::Tensor& x, BufferMaker) { return one(F::equalize(x)); }},
@@ -357,7 +374,8 @@ inline const std::vector<OpEntry>& ops() {
          return one(F::permute_channels(x, perm));
        }},
       {"gaussian_blur", [](ByteSource& in, const sv::Tensor& x, BufferMaker) {
-         auto ks = in.integers(in.pick<std::size_t>({1, 2}), 1, 9);
+         std::vector<std::int64_t> ks(in.pick<std::size_t>({1, 2, 2}));
+         for (auto& k : ks) k = in.byte() < 230 ? 2 * in.in(0, 3) + 1 : in.integer(-2, 12);
          return one(F::gaussian_blur(x, ks, optional_numbers(in, in.pick<std::size_t>({1, 2}), 0.1, 3)));
        }},
       {"gaussian_noise", [](ByteSource& in, const sv::Tensor& x, BufferMaker) {
@@ -418,7 +436,7 @@ inline const std::vector<OpEntry>& ops() {
       {"resize", [](ByteSource& in, const sv::Tensor& x, BufferMaker) {
          sv::Size size = std::nullopt;
          if (in.byte() < 240) size = in.integers(in.pick<std::size_t>({1, 2, 2}), 1, 80);
-         const auto mode = interpolation(in);
+         const auto mode = interpolation(in, false);
          const auto ms = max_size(in);
          return one(F::resize(x, size, mode, ms, antialias(in)));
        }},
@@ -426,7 +444,7 @@ inline const std::vector<OpEntry>& ops() {
          const std::int64_t top = in.integer(-10, 30), left = in.integer(-10, 30);
          const std::int64_t h = in.integer(0, 40), w = in.integer(0, 40);
          auto size = in.integers(in.pick<std::size_t>({1, 2}), 1, 60);
-         const auto mode = interpolation(in);
+         const auto mode = interpolation(in, false);
          return one(F::resized_crop(x, top, left, h, w, size, mode, antialias(in)));
        }},
       {"resized_output_size", [](ByteSource& in, const sv::Tensor&, BufferMaker) {
