@@ -2,6 +2,7 @@
 // src/cpu/resize.cpp and src/cuda/resize_*.cu over kernels/resize_weights.hpp.
 #include "streamvision/functional/resize.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "functional/op_context.hpp"
@@ -16,9 +17,15 @@ namespace {
 constexpr const char* kOp = "resize";
 
 // Python's int(a * b / c) for non-negative int operands: an exact product, a correctly rounded
-// true division, truncation.
+// true division, truncation. A product or quotient past int64 is an error (no image is that large).
 std::int64_t scaled(std::int64_t a, std::int64_t b, std::int64_t c) {
-  return static_cast<std::int64_t>(static_cast<double>(a * b) / static_cast<double>(c));
+  std::int64_t product = 0;
+  const double q = __builtin_mul_overflow(a, b, &product) ? INFINITY : static_cast<double>(product) / static_cast<double>(c);
+  if (!(q < 0x1p62)) {
+    throw Error(ErrorKind::Value, kOp, "size", "an output size that fits in int64",
+                std::to_string(a) + " * " + std::to_string(b) + " / " + std::to_string(c));
+  }
+  return static_cast<std::int64_t>(q);
 }
 
 bool is_tensor_mode(InterpolationMode mode) {
@@ -126,7 +133,7 @@ Tensor resized_crop(const Tensor& image, std::int64_t top, std::int64_t left, st
                 std::to_string(height) + " x " + std::to_string(width));
   }
   const std::vector<std::int64_t> hw = resized_output_size(height, width, size, std::nullopt);
-  const bool inside = top >= 0 && left >= 0 && top + height <= image.size(-2) && left + width <= image.size(-1);
+  const bool inside = top >= 0 && left >= 0 && top <= image.size(-2) - height && left <= image.size(-1) - width;
   if (hw[0] == height && hw[1] == width) return crop(image, top, left, height, width, stream);
   const auto kernel = check_resize("resized_crop", image, height, width, hw[0], hw[1], interpolation);
   // A window inside the image is resized straight from a view; otherwise the zero-padded crop is
