@@ -109,3 +109,28 @@ TEST(FuzzRegression, AdjustHueWithNanPixels) {
     }
   }
 }
+
+// crash-erase-slice-stop-overflow*: the slice stop i + h overflowed; Python slices past the end.
+TEST(FuzzRegression, EraseWithHugeRegionsSlicesLikePython) {
+  const sv::Tensor x = svt::random_cpu({1, 3, 6, 5}, sv::DType::Float64, 17);
+  const sv::Tensor v = sv::empty({1}, sv::DType::Float64, sv::Device::cpu());
+  *v.data_as<double>() = 7.0;
+  // image[..., 4:, 3:] = 7 for any stop past the end, however large.
+  for (const auto [h, w] : {std::pair{kMax, kMax}, std::pair{kMax, std::int64_t{100}}}) {
+    const sv::Tensor out = sv::contiguous(F::erase(x, 4, 3, h, w, v));
+    const sv::Tensor xc = sv::contiguous(x);
+    for (std::int64_t c = 0; c < 3; ++c) {
+      for (std::int64_t y = 0; y < 6; ++y) {
+        for (std::int64_t xx = 0; xx < 5; ++xx) {
+          const std::int64_t k = (c * 6 + y) * 5 + xx;
+          const double want = (y >= 4 && xx >= 3) ? 7.0 : xc.data_as<double>()[k];
+          ASSERT_EQ(out.data_as<double>()[k], want) << c << " " << y << " " << xx;
+        }
+      }
+    }
+  }
+  // A stop below INT64_MIN is an empty slice: nothing is erased.
+  const sv::Tensor none = sv::contiguous(F::erase(x, -3, 0, kMin, 2, v));
+  const sv::Tensor xc = sv::contiguous(x);
+  for (std::int64_t k = 0; k < x.numel(); ++k) ASSERT_EQ(none.data_as<double>()[k], xc.data_as<double>()[k]);
+}

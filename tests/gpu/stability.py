@@ -91,8 +91,9 @@ def _perspective(r, x, cap):
 
 def _elastic(r, x, cap):
     h, w = _hw(x)
-    g = torch.Generator().manual_seed(r.getrandbits(32))
-    disp = ((torch.rand(1, h, w, 2, generator=g) - 0.5) * 0.1).to(x.device)
+    # Made on the image's device (on the current stream): a host field of a 4K image would cost
+    # more than the op. The call keeps this tensor, so a sampled call recomputes exactly.
+    disp = (torch.rand(1, h, w, 2, device=x.device) - 0.5) * 0.1
     mode = r.choice(GRID_MODES)
     return lambda t: F.elastic(t, disp, interpolation=mode)
 
