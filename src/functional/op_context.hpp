@@ -97,6 +97,11 @@ struct Prepared {
   Tensor out;
 };
 
+// A tensor an op writes must not repeat an element (a dim of size > 1 with stride 0): the
+// result would depend on the write order, which differs between threads and engines. torch's
+// RuntimeError and sentence.
+void check_no_internal_overlap(const char* op, const char* argument, const Tensor& t);
+
 // A new output for `input` as `spec` says, on `stream`.
 Tensor new_output(const Tensor& input, const OutputSpec& spec, const Stream& stream);
 
@@ -107,6 +112,7 @@ template <class Op>
 Prepared<typename Op::Kernel> prepare(const Tensor& image, const std::optional<Stream>& stream,
                                       const OutputSpec& spec = {}) {
   const auto kernel = kernel_table<Op>().get(image.device(), image.dtype());
+  if (spec.in_place) check_no_internal_overlap(Op::name, "image", image);
   const Stream on = op_stream(Op::name, image, stream);
   Tensor src = spec.image_batch ? batchable(image, on) : image;
   Tensor out = spec.in_place ? image : new_output(src, spec, on);

@@ -134,3 +134,32 @@ TEST(FuzzRegression, EraseWithHugeRegionsSlicesLikePython) {
   const sv::Tensor xc = sv::contiguous(x);
   for (std::int64_t k = 0; k < x.numel(); ++k) ASSERT_EQ(none.data_as<double>()[k], xc.data_as<double>()[k]);
 }
+
+// Found by the differential generator: writes into a destination that repeats elements (stride 0)
+// raced between CPU threads and differed between engines. torch refuses them; so do we, before
+// writing anything.
+TEST(FuzzRegression, WritesIntoRepeatedElementsAreRefused) {
+  const sv::Tensor base = svt::random_cpu({1, 3, 1, 5}, sv::DType::Float32, 18);
+  const sv::Tensor expanded = sv::from_blob(base.data(), {2, 3, 4, 5}, {0, 5, 0, 1}, sv::DType::Float32,
+                                            sv::Device::cpu(), base.owner());
+  const sv::Tensor before = sv::contiguous(base);
+  const sv::Tensor src = svt::random_cpu({2, 3, 4, 5}, sv::DType::Float32, 19);
+  const sv::Tensor value = sv::empty({1}, sv::DType::Float32, sv::Device::cpu());
+  *value.data_as<float>() = 1.0f;
+  auto expect_refused = [&](auto&& call, const char* op) {
+    try {
+      call();
+      ADD_FAILURE() << op << " accepted a destination with repeated elements";
+    } catch (const sv::Error& e) {
+      EXPECT_EQ(e.kind(), sv::ErrorKind::Runtime) << e.what();
+      EXPECT_EQ(e.op(), op);
+      EXPECT_NE(std::string(e.what()).find("single memory location"), std::string::npos) << e.what();
+    }
+  };
+  expect_refused([&] { sv::copy_(expanded, src); }, "copy_");
+  expect_refused([&] { F::normalize(expanded, {0.1, 0.2, 0.3}, {0.5, 0.5, 0.5}, /*inplace=*/true); }, "normalize");
+  expect_refused([&] { F::erase(expanded, 0, 0, 2, 2, value, /*inplace=*/true); }, "erase");
+  for (std::int64_t k = 0; k < base.numel(); ++k) ASSERT_EQ(base.data_as<float>()[k], before.data_as<float>()[k]);
+  // Reading an expanded tensor is fine, and so is writing a copy of it.
+  EXPECT_EQ(F::normalize(expanded, {0.1, 0.2, 0.3}, {0.5, 0.5, 0.5}).numel(), 2 * 3 * 4 * 5);
+}
