@@ -169,6 +169,16 @@ inline sv::Tensor decode_tensor(ByteSource& in, sv::DType dtype, BufferMaker mak
   const int rank = shape.size();
   std::int64_t numel = 1;
   for (std::int64_t s : shape) numel *= s;
+  // Few planes (leading dims): ops that enlarge each plane (resize, pad) stay cheap too.
+  for (int d = 0; d + 2 < rank; ++d) {
+    std::int64_t planes = 1;
+    for (int k = 0; k + 2 < rank; ++k) planes *= shape[k];
+    if (planes > 64) {
+      numel /= std::max<std::int64_t>(shape[d], 1);
+      shape[d] = std::min<std::int64_t>(shape[d], 4);
+      numel *= shape[d];
+    }
+  }
   while (numel > kMaxElements) {  // shrink the largest dim until it is cheap
     int big = 0;
     for (int d = 1; d < rank; ++d)
