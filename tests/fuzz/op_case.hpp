@@ -521,6 +521,31 @@ inline const std::vector<OpEntry>& ops() {
       {"gaussian_noise_counters", [](ByteSource&, const sv::Tensor& x, BufferMaker) {
          return values({static_cast<double>(F::gaussian_noise_counters(x))});
        }},
+      // Entries are only ever appended: a case's first byte is its op, so committed crash
+      // reproducers keep decoding to the op they crashed.
+      {"gaussian_noise_generator", [](ByteSource& in, const sv::Tensor& x, BufferMaker) {
+         const double mean = in.number(-0.5, 0.5), sigma = in.number(0, 0.5);
+         const bool clip = in.flag();
+         sv::Generator generator(in.u64());  // seeded by the case: both engines draw the same numbers
+         return one(F::gaussian_noise(x, mean, sigma, clip, &generator));
+       }},
+      {"to_device", [](ByteSource&, const sv::Tensor& x, BufferMaker) { return one(sv::to_device(x, sv::Device::cpu())); }},
+      {"interpolation_mode_from", [](ByteSource& in, const sv::Tensor&, BufferMaker) {
+         const int code = static_cast<int>(in.integer(-1, 6));
+         std::string name(static_cast<std::size_t>(in.in(0, 14)), ' ');
+         for (char& ch : name) ch = in.pick<char>({'n', 'e', 'a', 'r', 's', 't', 'b', 'i', 'l', '-', '_', 'c', 'u', 'N'});
+         if (in.byte() < 160) {
+           name = in.pick<const char*>({"nearest", "nearest-exact", "bilinear", "bicubic", "box", "hamming", "lanczos"});
+         }
+         return values({static_cast<double>(sv::interpolation_mode_from_int(code)),
+                        static_cast<double>(sv::interpolation_mode_from_string(name))});
+       }},
+      {"padding_mode_from_string", [](ByteSource& in, const sv::Tensor&, BufferMaker) {
+         std::string name(static_cast<std::size_t>(in.in(0, 10)), ' ');
+         for (char& ch : name) ch = in.pick<char>({'c', 'o', 'n', 's', 't', 'a', 'e', 'd', 'g', 'r', 'f', 'l', 'y', 'm'});
+         if (in.byte() < 128) name = in.pick<const char*>({"constant", "edge", "reflect", "symmetric", "wrap"});
+         return values({static_cast<double>(sv::padding_mode_from_string(name))});
+       }},
   };
   return table;
 }
