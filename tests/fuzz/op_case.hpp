@@ -546,6 +546,39 @@ inline const std::vector<OpEntry>& ops() {
          if (in.byte() < 128) name = in.pick<const char*>({"constant", "edge", "reflect", "symmetric", "wrap"});
          return values({static_cast<double>(sv::padding_mode_from_string(name))});
        }},
+      // The batch ops (CUDA kernels; on the CPU their checks run and the kernel lookup refuses).
+      {"resized_crop_batch", [](ByteSource& in, const sv::Tensor& x, BufferMaker make) {
+         std::vector<sv::Tensor> images{x};
+         const std::int64_t extra = in.in(0, 2);
+         for (std::int64_t k = 0; k < extra; ++k) images.push_back(decode_tensor(in, x.dtype(), make));
+         const auto n = static_cast<std::int64_t>(images.size());
+         const sv::Tensor boxes = decode_tensor(in, in.byte() < 220 ? sv::DType::Int64 : any_dtype(in), make,
+                                                in.byte() < 220 ? sv::Dims{n, 4} : sv::Dims{});
+         const auto size = in.integers(2, 1, 40);
+         const auto mode = interpolation(in, false);
+         const auto aa = antialias(in);
+         std::optional<sv::Tensor> flip;
+         if (in.flag()) flip = decode_tensor(in, sv::DType::Bool, make, sv::Dims{n});
+         sv::BatchTail tail;
+         if (in.flag()) tail.dtype = any_dtype(in);
+         tail.scale = in.flag();
+         if (in.flag()) {
+           tail.mean = in.numbers(3, -1, 1);
+           tail.std = in.numbers(3, 0.01, 2);
+         }
+         std::optional<sv::BatchWindow> window;
+         if (in.flag()) window = sv::BatchWindow{in.integer(1, 60), in.integer(1, 60), in.integer(-5, 30), in.integer(-5, 30)};
+         return one(F::resized_crop_batch(images, boxes, size, mode, aa, flip, tail, window));
+       }},
+      {"color_jitter_batch", [](ByteSource& in, const sv::Tensor& x, BufferMaker make) {
+         const std::int64_t n = x.dim() >= 1 ? x.size(0) : 1;
+         const sv::Tensor factors = decode_tensor(in, in.byte() < 220 ? sv::DType::Float64 : any_dtype(in), make,
+                                                  sv::Dims{n, 4});
+         const sv::Tensor order = decode_tensor(in, in.byte() < 220 ? sv::DType::Int64 : any_dtype(in), make,
+                                                sv::Dims{n, 4});
+         const std::array<bool, 4> enabled{in.flag(), in.flag(), in.flag(), in.flag()};
+         return one(F::color_jitter_batch(x, factors, order, enabled));
+       }},
   };
   return table;
 }
