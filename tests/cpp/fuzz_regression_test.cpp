@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -162,4 +163,24 @@ TEST(FuzzRegression, WritesIntoRepeatedElementsAreRefused) {
   for (std::int64_t k = 0; k < base.numel(); ++k) ASSERT_EQ(base.data_as<float>()[k], before.data_as<float>()[k]);
   // Reading an expanded tensor is fine, and so is writing a copy of it.
   EXPECT_EQ(F::normalize(expanded, {0.1, 0.2, 0.3}, {0.5, 0.5, 0.5}).numel(), 2 * 3 * 4 * 5);
+}
+
+// crash-resized-crop-batch-box-overflow: the CPU path's box check computed top + h (and
+// left + w), which overflowed for boxes near the int64 limits.
+TEST(FuzzRegression, BatchBoxesNearInt64LimitsAreErrors) {
+  const sv::Tensor image = svt::random_cpu({3, 8, 9}, sv::DType::UInt8, 20);
+  const sv::Tensor boxes = sv::empty({1, 4}, sv::DType::Int64, sv::Device::cpu());
+  auto* b = boxes.data_as<std::int64_t>();
+  for (const auto [top, left, h, w] : {std::array<std::int64_t, 4>{kMax - 3, 0, 5, 4}, std::array<std::int64_t, 4>{1, kMax - 1, 2, 3},
+                                       std::array<std::int64_t, 4>{kMax, kMax, kMax, kMax}}) {
+    b[0] = top, b[1] = left, b[2] = h, b[3] = w;
+    try {
+      F::resized_crop_batch({image}, boxes, {4, 4});
+      ADD_FAILURE() << "a box at (" << top << ", " << left << ") was accepted";
+    } catch (const sv::Error& e) {
+      EXPECT_EQ(e.argument(), "boxes[0]") << e.what();
+    }
+  }
+  b[0] = 1, b[1] = 2, b[2] = 7, b[3] = 7;  // the largest box that fits still works
+  EXPECT_EQ(F::resized_crop_batch({image}, boxes, {4, 4}).size(-1), 4);
 }
