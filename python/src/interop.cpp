@@ -259,6 +259,25 @@ Imported import_buffer(nb::handle obj, const char* op, const char* argument) {
 
 }  // namespace
 
+// The exchange API refuses tensors that DLPack cannot describe (a `meta` tensor, a device other
+// than the CPU and CUDA) with the framework's own text and C++ stack; say it in the op's words.
+[[noreturn]] void exchange_failed(nb::handle obj, const char* op, const char* argument) {
+  nb::python_error framework_error;  // takes the pending Python error
+  std::string device;
+  if (PyObject* d = PyObject_GetAttrString(obj.ptr(), "device")) {
+    if (PyObject* text = PyObject_Str(d)) {
+      if (const char* utf8 = PyUnicode_AsUTF8(text)) device = utf8;
+      Py_DECREF(text);
+    }
+    Py_DECREF(d);
+  }
+  PyErr_Clear();
+  if (!device.empty() && device.rfind("cpu", 0) != 0 && device.rfind("cuda", 0) != 0) {
+    throw Error(ErrorKind::Type, op, argument, "a CPU or CUDA tensor", py_type_name(obj) + " on device '" + device + "'");
+  }
+  throw framework_error;
+}
+
 const dl::ExchangeAPI* exchange_api_of(PyTypeObject* type) {
   // Type objects live as long as the process in practice; the GIL guards this cache.
   static std::vector<std::pair<PyTypeObject*, const dl::ExchangeAPI*>> cache;
@@ -315,7 +334,7 @@ Imported import_tensor(nb::handle obj, const char* op, const char* argument,
     if (api->dltensor_from_py_object_no_sync != nullptr) {
       // Non-owning and allocation-free: the caller holds `obj` for the whole call.
       dl::Tensor view;
-      if (api->dltensor_from_py_object_no_sync(obj.ptr(), &view) != 0) throw nb::python_error();
+      if (api->dltensor_from_py_object_no_sync(obj.ptr(), &view) != 0) exchange_failed(obj, op, argument);
       std::shared_ptr<void> owner;
       if (keep_alive) {
         Py_INCREF(obj.ptr());
@@ -324,7 +343,7 @@ Imported import_tensor(nb::handle obj, const char* op, const char* argument,
       imported.tensor = tensor_from_dl(view, std::move(owner), op, argument, py_type_name(obj));
     } else {
       dl::ManagedTensorVersioned* mt = nullptr;
-      if (api->managed_tensor_from_py_object_no_sync(obj.ptr(), &mt) != 0) throw nb::python_error();
+      if (api->managed_tensor_from_py_object_no_sync(obj.ptr(), &mt) != 0) exchange_failed(obj, op, argument);
       std::shared_ptr<void> owner(mt, [](void* p) {
         auto* m = static_cast<dl::ManagedTensorVersioned*>(p);
         if (m->deleter) m->deleter(m);

@@ -2,8 +2,11 @@
 // array API's stream handshake) and the CUDA Array Interface v3; and as_tensor().
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "bindings.hpp"
 
@@ -156,6 +159,68 @@ nb::tuple to_tuple(std::span<const std::int64_t> v) {
   return nb::tuple(l);
 }
 
+// ---- pickling ---------------------------------------------------------------------------------
+// A CPU tensor pickles as (dtype name, shape, strides, bytes): its elements copied densely in the
+// tensor's own stride order (channels_last stays channels_last; gaps of a slice and the repeats
+// of an expanded dim are dropped). A CUDA tensor refuses: reading it on the host would be a host
+// synchronisation hidden inside pickle, which nothing else in streamvision does.
+
+Tensor dense_host_copy(const Tensor& t) {
+  if (t.is_non_overlapping_and_dense() && t.numel() > 0) {
+    const Dims shape(t.shape());
+    // Dense already: the bytes from the lowest address on are the elements (no copy needed).
+    if (Dims(t.strides()) == dense_strides_like(shape, t.strides())) return t;
+  }
+  Tensor out = empty_like(t);
+  copy_(out, t);
+  return out;
+}
+
+nb::tuple reduce_tensor(const PyTensor& self) {
+  const Tensor& t = self.tensor;
+  if (!t.device().is_cpu()) {
+    throw nb::type_error(("cannot pickle a streamvision.Tensor on " + t.device().str() +
+                          ": pickling would copy it to the host, a host synchronisation that streamvision never "
+                          "makes implicitly; copy it to the CPU first (e.g. torch.from_dlpack(t).cpu()) and pickle that")
+                             .c_str());
+  }
+  const Tensor dense = dense_host_copy(t);
+  const nb::bytes data(static_cast<const char*>(dense.data()), dense.nbytes());
+  nb::object rebuild = nb::module_::import_("streamvision._tensor_pickle").attr("rebuild_tensor");
+  return nb::make_tuple(rebuild, nb::make_tuple(std::string(dtype_name(t.dtype())), to_tuple(dense.shape()),
+                                                to_tuple(dense.strides()), data));
+}
+
+Dims dims_from(const std::vector<std::int64_t>& v, const char* argument) {
+  if (v.size() > static_cast<std::size_t>(kMaxRank)) {
+    throw Error(ErrorKind::Value, "streamvision.Tensor unpickling", argument, "at most 8 dims", std::to_string(v.size()));
+  }
+  return Dims(std::span<const std::int64_t>(v));
+}
+
+nb::object tensor_from_pickle(const std::string& dtype, const std::vector<std::int64_t>& shape,
+                              const std::vector<std::int64_t>& strides, nb::bytes data) {
+  DType d = DType::UInt8;
+  bool known = false;
+  for (int i = 0; i < kNumDTypes; ++i) {
+    if (dtype == dtype_name(static_cast<DType>(i))) {
+      d = static_cast<DType>(i);
+      known = true;
+    }
+  }
+  if (!known) throw Error(ErrorKind::Value, "streamvision.Tensor unpickling", "dtype", "a dtype name", dtype);
+  Tensor t = empty_strided(dims_from(shape, "shape"), dims_from(strides, "strides"), d, Device::cpu());
+  if (t.numel() > 0 && !(Dims(t.strides()) == dense_strides_like(Dims(t.shape()), t.strides()))) {
+    throw Error(ErrorKind::Value, "streamvision.Tensor unpickling", "strides", "dense strides", Dims(t.strides()).str());
+  }
+  if (data.size() != t.nbytes()) {
+    throw Error(ErrorKind::Value, "streamvision.Tensor unpickling", "data", std::to_string(t.nbytes()) + " bytes",
+                std::to_string(data.size()) + " bytes");
+  }
+  if (t.nbytes() > 0) std::memcpy(t.data(), data.c_str(), t.nbytes());
+  return make_pytensor(t, Stream());
+}
+
 }  // namespace
 
 dl::ManagedTensorVersioned* export_versioned(const Tensor& t) {
@@ -195,10 +260,16 @@ void bind_tensor(nb::module_& m) {
                                                 : nb::make_tuple(int{dl::kCPU}, 0);
            })
       .def_prop_ro("__cuda_array_interface__", &cuda_array_interface)
+      .def("__reduce__", &reduce_tensor,
+           "CPU tensors pickle (dtype, shape, strides and a dense copy of the elements); CUDA tensors refuse "
+           "with a TypeError, since reading them would synchronise the host.")
       .def("__repr__", [](const PyTensor& t) {
         std::string s = t.tensor.str();
         return "streamvision." + s;
       });
+
+  m.def("_tensor_from_pickle", &tensor_from_pickle, nb::arg("dtype"), nb::arg("shape"), nb::arg("strides"),
+        nb::arg("data"), "Rebuilds a pickled CPU streamvision.Tensor (see Tensor.__reduce__).");
 
   m.def("as_tensor", [](nb::handle obj, nb::handle stream) {
         if (nb::isinstance<PyTensor>(obj)) return nb::borrow<nb::object>(obj);

@@ -161,6 +161,7 @@ Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation
   } else {
     const auto c = centred(op, center, w, h);
     check_warp(op, image, interpolation, fill);
+    detail::check_kernel_dtype<ops::Affine>(op, image);  // off the right angles rotate is affine's warp
     // torchvision rotates by -angle: affine's angle is clockwise, rotate's counter-clockwise.
     matrix = inverse_affine_matrix(c, -a, {0.0, 0.0}, 1.0, {0.0, 0.0});
     if (expand) {
@@ -169,6 +170,13 @@ Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation
       out_h = size[1];
       detail::check_spatial_size(op, out_h, out_w);
     }
+  }
+  std::int64_t planes = 1;
+  for (int d = 0; d < image.dim() - 2; ++d) planes *= image.size(d);
+  if (planes > 0 && (h == 0 || w == 0) && out_h > 0 && out_w > 0) {
+    // An expanded rotation of planes without pixels has nothing to sample (torchvision's reshape fails).
+    throw Error(ErrorKind::Runtime, op, "image", "an image with pixels when expand gives a non-empty output",
+                "shape " + Dims(image.shape()).str() + " and output " + std::to_string(out_h) + " x " + std::to_string(out_w));
   }
   if (quarter_turns < 0) return warp(image, matrix, out_h, out_w, interpolation, fill, stream);
   auto [kernel, on, src, out] = detail::prepare<ops::Rotate>(

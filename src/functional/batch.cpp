@@ -70,7 +70,8 @@ void run_cpu(const std::vector<Tensor>& images, const Tensor& boxes, const Tenso
   for (std::size_t i = 0; i < images.size(); ++i) {
     const std::int64_t top = box[4 * i], left = box[4 * i + 1], h = box[4 * i + 2], w = box[4 * i + 3];
     const Tensor& x = images[i];
-    if (h <= 0 || w <= 0 || top < 0 || left < 0 || top + h > x.size(1) || left + w > x.size(2)) {
+    // Written as subtractions: top + h would overflow for boxes near the int64 limits.
+    if (h <= 0 || w <= 0 || top < 0 || left < 0 || top > x.size(1) - h || left > x.size(2) - w) {
       throw Error(ErrorKind::Value, kOp, ("boxes[" + std::to_string(i) + "]").c_str(),
                   ("a box inside its " + std::to_string(x.size(1)) + "x" + std::to_string(x.size(2)) + " image").c_str(),
                   "(top " + std::to_string(top) + ", left " + std::to_string(left) + ", height " + std::to_string(h) +

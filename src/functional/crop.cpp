@@ -3,6 +3,7 @@
 // mirrored region.
 #include "streamvision/functional/crop.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -37,10 +38,14 @@ void check_crop_size(const char* op, const char* argument, std::int64_t h, std::
 // Validated crop of `image` (any window; outside is zero).
 Tensor crop_unchecked(const Tensor& image, const Window& win, const std::optional<Stream>& stream) {
   detail::check_spatial_size("crop", std::max(image.size(-2), win.height), std::max(image.size(-1), win.width));
+  // A window wholly outside the image crops to zeros however far out it lies: clamping its
+  // offset keeps it outside and keeps the kernel's margins (-top, -left) far from int64 overflow.
+  const std::int64_t top = std::clamp(win.top, -win.height, image.size(-2));
+  const std::int64_t left = std::clamp(win.left, -win.width, image.size(-1));
   auto [kernel, on, src, out] = detail::prepare<ops::Pad>(
       image, stream,
       {.height = win.height, .width = win.width, .layout = detail::OutputLayout::ChannelsLastOrContiguous, .image_batch = true});
-  if (out.numel() > 0) kernel(src, out, -win.left, -win.top, PaddingMode::Constant, {0.0}, on);
+  if (out.numel() > 0) kernel(src, out, -left, -top, PaddingMode::Constant, {0.0}, on);
   return out;
 }
 

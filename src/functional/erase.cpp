@@ -2,6 +2,7 @@
 #include "streamvision/functional/erase.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -22,6 +23,16 @@ std::pair<std::int64_t, std::int64_t> python_slice(std::int64_t start, std::int6
   return {first, std::max(first, bound(stop))};
 }
 
+// Python's i + h for the slice stop, saturated instead of overflowing: a stop beyond either
+// int64 limit slices exactly as the limit does (python_slice clamps it to the dim).
+std::int64_t slice_stop(std::int64_t start, std::int64_t length) {
+  std::int64_t stop = 0;
+  if (__builtin_add_overflow(start, length, &stop)) {
+    return length > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+  }
+  return stop;
+}
+
 }  // namespace
 
 Tensor erase(const Tensor& image, std::int64_t i, std::int64_t j, std::int64_t h, std::int64_t w, const Tensor& v,
@@ -30,8 +41,8 @@ Tensor erase(const Tensor& image, std::int64_t i, std::int64_t j, std::int64_t h
   detail::check_image(op, image, 2);
   if (!v.defined()) throw Error(ErrorKind::Type, op, "v", "a tensor", "an undefined tensor");
   const int rank = image.dim();
-  const auto [top, bottom] = python_slice(i, i + h, image.size(-2));
-  const auto [left, right] = python_slice(j, j + w, image.size(-1));
+  const auto [top, bottom] = python_slice(i, slice_stop(i, h), image.size(-2));
+  const auto [left, right] = python_slice(j, slice_stop(j, w), image.size(-1));
   Dims window(image.shape());
   window[rank - 2] = bottom - top;
   window[rank - 1] = right - left;

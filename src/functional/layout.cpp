@@ -65,6 +65,7 @@ Tensor convert_layout(const Tensor& image, MemoryFormat format, const std::optio
 
 void copy_(const Tensor& dst, const Tensor& src, const std::optional<Stream>& stream) {
   check_same_shape("copy_", dst, src);
+  detail::check_no_internal_overlap("copy_", "dst", dst);
   if (dst.device() == src.device()) {
     copy_same_device(dst, src, detail::op_stream("copy_", src, stream));
     return;

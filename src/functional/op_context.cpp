@@ -112,4 +112,15 @@ Tensor batchable(const Tensor& image, const Stream& stream) {
   return functional::convert_layout(image, MemoryFormat::Contiguous, stream);
 }
 
+void check_no_internal_overlap(const char* op, const char* argument, const Tensor& t) {
+  for (int d = 0; d < t.dim(); ++d) {
+    if (t.size(d) > 1 && t.stride(d) == 0) {
+      throw Error(ErrorKind::Runtime, op, argument, "a tensor whose elements are at distinct addresses",
+                  "strides " + Dims(t.strides()).str() + " for shape " + Dims(t.shape()).str() +
+                      " (unsupported operation: some elements of the written-to tensor refer to a single memory "
+                      "location. Please clone() the tensor before performing the operation.)");
+    }
+  }
+}
+
 }  // namespace streamvision::detail

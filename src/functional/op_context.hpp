@@ -52,6 +52,14 @@ void check_grid_interpolation(const char* op, InterpolationMode mode);
 // message); at most kernels::kMaxFillValues values.
 void check_grid_fill(const char* op, const Fill& fill, std::int64_t channels);
 
+// For an op that runs another op's kernel (resized_crop runs resize's, rotate affine's): the
+// image's dtype checked against that kernel under the public op's own name, before any work.
+template <class KernelOp>
+void check_kernel_dtype(const char* op, const Tensor& image) {
+  const DTypeSet supported = kernel_table<KernelOp>().dtypes(image.device().type);
+  if (!supported.contains(image.dtype())) throw_unsupported(op, image.device(), image.dtype(), !supported.empty(), supported);
+}
+
 // The channel count of an image [..., C, H, W] (1 for a 2-D image).
 inline std::int64_t channels_of(const Tensor& image) { return image.dim() >= 3 ? image.size(-3) : 1; }
 
@@ -89,6 +97,11 @@ struct Prepared {
   Tensor out;
 };
 
+// A tensor an op writes must not repeat an element (a dim of size > 1 with stride 0): the
+// result would depend on the write order, which differs between threads and engines. torch's
+// RuntimeError and sentence.
+void check_no_internal_overlap(const char* op, const char* argument, const Tensor& t);
+
 // A new output for `input` as `spec` says, on `stream`.
 Tensor new_output(const Tensor& input, const OutputSpec& spec, const Stream& stream);
 
@@ -99,6 +112,7 @@ template <class Op>
 Prepared<typename Op::Kernel> prepare(const Tensor& image, const std::optional<Stream>& stream,
                                       const OutputSpec& spec = {}) {
   const auto kernel = kernel_table<Op>().get(image.device(), image.dtype());
+  if (spec.in_place) check_no_internal_overlap(Op::name, "image", image);
   const Stream on = op_stream(Op::name, image, stream);
   Tensor src = spec.image_batch ? batchable(image, on) : image;
   Tensor out = spec.in_place ? image : new_output(src, spec, on);

@@ -64,6 +64,14 @@ Tensor pad(const Tensor& image, const std::vector<std::int64_t>& padding, const 
            const std::optional<Stream>& stream) {
   detail::check_image(kOp, image, 2);
   const auto [left, top, right, bottom] = parse_padding(padding);
+  // Output sides are below 2^31 (check_spatial_size), so larger paddings can never be valid;
+  // refusing them first also keeps the size arithmetic below free of int64 overflow.
+  constexpr std::int64_t kMaxPadding = std::int64_t{1} << 31;
+  for (const std::int64_t p : {left, top, right, bottom}) {
+    if (p <= -kMaxPadding || p >= kMaxPadding) {
+      throw Error(ErrorKind::Runtime, kOp, "padding", "paddings of magnitude below 2^31", format_list(padding));
+    }
+  }
   const std::int64_t h = image.size(-2), w = image.size(-1), channels = detail::channels_of(image);
   const std::vector<double> given = fill ? *fill : std::vector<double>{0.0};
   if (given.empty()) throw Error(ErrorKind::Value, kOp, "fill", "a value or one value per channel", "an empty list");

@@ -2,6 +2,7 @@
 // src/cpu/resize.cpp and src/cuda/resize_*.cu over kernels/resize_weights.hpp.
 #include "streamvision/functional/resize.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "functional/op_context.hpp"
@@ -16,9 +17,15 @@ namespace {
 constexpr const char* kOp = "resize";
 
 // Python's int(a * b / c) for non-negative int operands: an exact product, a correctly rounded
-// true division, truncation.
+// true division, truncation. A product or quotient past int64 is an error (no image is that large).
 std::int64_t scaled(std::int64_t a, std::int64_t b, std::int64_t c) {
-  return static_cast<std::int64_t>(static_cast<double>(a * b) / static_cast<double>(c));
+  std::int64_t product = 0;
+  const double q = __builtin_mul_overflow(a, b, &product) ? INFINITY : static_cast<double>(product) / static_cast<double>(c);
+  if (!(q < 0x1p62)) {
+    throw Error(ErrorKind::Value, kOp, "size", "an output size that fits in int64",
+                std::to_string(a) + " * " + std::to_string(b) + " / " + std::to_string(c));
+  }
+  return static_cast<std::int64_t>(q);
 }
 
 bool is_tensor_mode(InterpolationMode mode) {
@@ -26,23 +33,25 @@ bool is_tensor_mode(InterpolationMode mode) {
          mode == InterpolationMode::Bilinear || mode == InterpolationMode::Bicubic;
 }
 
-// Everything resize checks before it allocates: the mode, the sizes, the dtype and device.
-ops::Resize::Kernel check_resize(const Tensor& image, std::int64_t h, std::int64_t w, std::int64_t out_h,
+// Everything resize checks before it allocates: the mode, the sizes, the dtype and device. `op`
+// is the public op that errors name (resize, resized_crop).
+ops::Resize::Kernel check_resize(const char* op, const Tensor& image, std::int64_t h, std::int64_t w, std::int64_t out_h,
                                  std::int64_t out_w, InterpolationMode interpolation) {
   if (!is_tensor_mode(interpolation)) {
     // torch's wording ("got hamming", unquoted) is what torchvision's tests match.
-    throw Error(ErrorKind::NotImplemented, kOp, "interpolation", "nearest, nearest-exact, bilinear or bicubic for tensors",
+    throw Error(ErrorKind::NotImplemented, op, "interpolation", "nearest, nearest-exact, bilinear or bicubic for tensors",
                 interpolation_mode_name(interpolation));
   }
   // An empty batch (no planes) resizes to an empty batch; otherwise every size must be positive.
   std::int64_t planes = 1;
   for (int d = 0; d < image.dim() - 2; ++d) planes *= image.size(d);
   if (out_h < 0 || out_w < 0 || (planes > 0 && (h <= 0 || w <= 0 || out_h == 0 || out_w == 0))) {
-    throw Error(ErrorKind::Runtime, kOp, "size", "input and output sizes greater than 0",
+    throw Error(ErrorKind::Runtime, op, "size", "input and output sizes greater than 0",
                 "input (H: " + std::to_string(h) + ", W: " + std::to_string(w) + ") output (H: " + std::to_string(out_h) +
                     ", W: " + std::to_string(out_w) + ")");
   }
-  detail::check_spatial_size(kOp, std::max(h, out_h), std::max(w, out_w));
+  detail::check_spatial_size(op, std::max(h, out_h), std::max(w, out_w));
+  detail::check_kernel_dtype<ops::Resize>(op, image);
   return kernel_table<ops::Resize>().get(image.device(), image.dtype());
 }
 
@@ -111,7 +120,7 @@ Tensor resize(const Tensor& image, const Size& size, InterpolationMode interpola
   const std::int64_t h = image.size(-2), w = image.size(-1);
   const std::vector<std::int64_t> hw = resized_output_size(h, w, size, max_size);
   if (hw[0] == h && hw[1] == w) return image;
-  const auto kernel = check_resize(image, h, w, hw[0], hw[1], interpolation);
+  const auto kernel = check_resize(kOp, image, h, w, hw[0], hw[1], interpolation);
   return resize_to(kernel, image, hw[0], hw[1], interpolation, antialias, stream);
 }
 
@@ -124,9 +133,9 @@ Tensor resized_crop(const Tensor& image, std::int64_t top, std::int64_t left, st
                 std::to_string(height) + " x " + std::to_string(width));
   }
   const std::vector<std::int64_t> hw = resized_output_size(height, width, size, std::nullopt);
-  const bool inside = top >= 0 && left >= 0 && top + height <= image.size(-2) && left + width <= image.size(-1);
+  const bool inside = top >= 0 && left >= 0 && top <= image.size(-2) - height && left <= image.size(-1) - width;
   if (hw[0] == height && hw[1] == width) return crop(image, top, left, height, width, stream);
-  const auto kernel = check_resize(image, height, width, hw[0], hw[1], interpolation);
+  const auto kernel = check_resize("resized_crop", image, height, width, hw[0], hw[1], interpolation);
   // A window inside the image is resized straight from a view; otherwise the zero-padded crop is
   // materialised first (torchvision pads it).
   const Tensor cropped = inside ? image.slice(-2, top, top + height).slice(-1, left, left + width)

@@ -7,6 +7,7 @@
 // (no contraction: nvcc runs with --fmad=false and the host compiler does not contract).
 #pragma once
 
+#include <climits>
 #include <cstdint>
 
 #include "kernels/color.hpp"
@@ -56,7 +57,10 @@ SV_HOST_DEVICE SV_FORCE_INLINE void hsv_to_rgb(const Hsv& hsv, float& r, float& 
   const float h6 = hsv.h * 6.0f;
   const float fi = ::floorf(h6);
   const float f = h6 - fi;
-  int i = static_cast<int>(fi) % 6;  // torch's int32 remainder: non-negative
+  // NaN and out-of-range values convert as torch's CPU .to(int32) does on x86 (cvttss2si's
+  // "integer indefinite", INT_MIN); a plain cast would be undefined behaviour for them.
+  const int whole = (fi >= -2147483648.0f && fi < 2147483648.0f) ? static_cast<int>(fi) : INT_MIN;
+  int i = whole % 6;  // torch's int32 remainder: non-negative
   if (i < 0) i += 6;
   const float sxf = hsv.s * f;
   const float one_minus_s = 1.0f - hsv.s;
