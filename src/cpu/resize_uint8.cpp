@@ -13,7 +13,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "cpu/parallel.hpp"
 
@@ -34,6 +39,11 @@ struct Int16Table {
   std::vector<int> start, xmin, xsize;
   std::vector<std::int16_t> w;  // taps per index, zero outside the index's own support
   int taps = 0, precision = 0;
+  // The horizontal pass's SSE2 forms: weights zero-padded to `taps8` (a multiple of 8) per index,
+  // and as int32 pairs (w[2k] | w[2k+1] << 16) over `taps2` (even) taps.
+  int taps8 = 0, taps2 = 0;
+  std::vector<std::int16_t> w8;
+  std::vector<std::int32_t> pairs;
 };
 
 Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias, kernels::ResampleFilter filter) {
@@ -60,6 +70,19 @@ Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antiali
       t.w[static_cast<std::size_t>(i) * t.taps + shift + j] = kernels::int16_weight(w[i * d.max_taps + j], t.precision);
     }
   }
+  t.taps8 = (t.taps + 7) / 8 * 8;
+  t.taps2 = (t.taps + 1) / 2 * 2;
+  t.w8.assign(n * static_cast<std::size_t>(t.taps8), 0);
+  t.pairs.assign(n * static_cast<std::size_t>(t.taps2 / 2), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int j = 0; j < t.taps; ++j) {
+      const std::int16_t v = t.w[i * t.taps + j];
+      t.w8[i * t.taps8 + j] = v;
+      std::int32_t& pair = t.pairs[i * (t.taps2 / 2) + j / 2];
+      pair = static_cast<std::int32_t>(static_cast<std::uint32_t>(pair) |
+                                       (static_cast<std::uint32_t>(static_cast<std::uint16_t>(v)) << (16 * (j % 2))));
+    }
+  }
   return t;
 }
 
@@ -74,14 +97,63 @@ struct Rows {
   }
 };
 
+#if defined(__SSE2__)
+// One output value (P = 1): a dot product of taps8 pixels and weights, 8 at a time
+// (pmaddwd: exact int16 products summed in pairs into int32).
+inline std::int32_t dot8(const std::uint8_t* s, const std::int16_t* w, int taps8) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i acc = zero;
+  for (int j = 0; j < taps8; j += 8) {
+    const __m128i px = _mm_unpacklo_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s + j)), zero);
+    acc = _mm_add_epi32(acc, _mm_madd_epi16(px, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j))));
+  }
+  acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, _MM_SHUFFLE(1, 0, 3, 2)));
+  acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtsi128_si32(acc);
+}
+
+// One output pixel of P (3 or 4) interleaved values: two taps per pmaddwd, all channels at once.
+// Reads 4 bytes per pixel (one past a 3-value pixel).
 template <int P>
-inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w, int p_dyn) {
+inline __m128i pixel_pairs(const std::uint8_t* s, const std::int32_t* pairs, int taps2, std::int32_t bias) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i acc = _mm_set1_epi32(bias);
+  for (int k = 0; k < taps2 / 2; ++k) {
+    std::int32_t a, b;
+    std::memcpy(&a, s + 2 * k * P, 4);
+    std::memcpy(&b, s + (2 * k + 1) * P, 4);
+    const __m128i ab = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b)), zero);
+    acc = _mm_add_epi32(acc, _mm_madd_epi16(ab, _mm_set1_epi32(pairs[k])));
+  }
+  return acc;
+}
+#endif
+
+template <int P>
+inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w, int in_w, int p_dyn) {
   const int p = P > 0 ? P : p_dyn;
   const int taps = t.taps;
   const std::int32_t bias = kernels::int16_bias(t.precision);
   for (int x = 0; x < out_w; ++x) {
     const std::uint8_t* s = src + static_cast<std::int64_t>(t.start[x]) * p;
     const std::int16_t* w = t.w.data() + static_cast<std::int64_t>(x) * taps;
+#if defined(__SSE2__)
+    // The SSE2 forms read taps8 (P = 1) or taps2 pixels + 1 byte (P = 3, 4): inside the row?
+    if constexpr (P == 1) {
+      if (t.start[x] + t.taps8 <= in_w) {
+        dst[x] = kernels::int16_finish(dot8(s, t.w8.data() + static_cast<std::int64_t>(x) * t.taps8, t.taps8) + bias, t.precision);
+        continue;
+      }
+    } else if constexpr (P == 3 || P == 4) {
+      if (t.start[x] + t.taps2 < in_w) {
+        alignas(16) std::int32_t acc[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(acc),
+                        pixel_pairs<P>(s, t.pairs.data() + static_cast<std::int64_t>(x) * (t.taps2 / 2), t.taps2, bias));
+        for (int c = 0; c < P; ++c) dst[x * P + c] = kernels::int16_finish(acc[c], t.precision);
+        continue;
+      }
+    }
+#endif
     if constexpr (P == 1) {
       std::int32_t acc = 0;
       for (int j = 0; j < taps; ++j) acc += static_cast<std::int32_t>(s[j]) * w[j];
@@ -104,14 +176,14 @@ inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int
 }
 
 SV_CPU_CLONES
-void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int out_w, int p, std::int64_t first,
+void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int out_w, int in_w, int p, std::int64_t first,
                      std::int64_t last) {
   for (std::int64_t r = first; r < last; ++r) {
     switch (p) {
-      case 1: horizontal_row<1>(src.row(r), dst.row(r), t, out_w, p); break;
-      case 3: horizontal_row<3>(src.row(r), dst.row(r), t, out_w, p); break;
-      case 4: horizontal_row<4>(src.row(r), dst.row(r), t, out_w, p); break;
-      default: horizontal_row<0>(src.row(r), dst.row(r), t, out_w, p); break;
+      case 1: horizontal_row<1>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
+      case 3: horizontal_row<3>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
+      case 4: horizontal_row<4>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
+      default: horizontal_row<0>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
     }
   }
 }
@@ -208,7 +280,7 @@ void pass(const ImageBatch& src, const ImageBatch& dst, const Int16Table& t, boo
   const std::int64_t work = len * t.taps;
   parallel_for(rows, std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(work, 1)), [&](std::int64_t first, std::int64_t last) {
     if (horizontal) {
-      horizontal_rows(s, d, t, static_cast<int>(dst.w), static_cast<int>(p), first, last);
+      horizontal_rows(s, d, t, static_cast<int>(dst.w), static_cast<int>(src.w), static_cast<int>(p), first, last);
     } else {
       vertical_rows(s, d, t, len, first, last);
     }
