@@ -144,3 +144,15 @@ def test_thread_pool_works_after_fork():
     out = subprocess.run([sys.executable, "-c", _FORK_SCRIPT], env=env, check=True, stdout=subprocess.PIPE,
                          text=True, timeout=120).stdout
     assert out.strip() == "ok"
+
+
+# ---- the CPU benchmark runs (no timing assertions) ----------------------------------------------
+
+@needs_torchvision
+def test_bench_cpu_prints_the_table():
+    bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "bench_cpu.py")
+    out = subprocess.run([sys.executable, bench, "--threads", "1", "--repeats", "1", "--quick",
+                          "--filter", "horizontal_flip | 1080p HWC-strided | uint8"],
+                         check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
+    rows = [line for line in out.splitlines() if line.startswith("| horizontal_flip")]
+    assert len(rows) == 1 and rows[0].count("|") == 7 and "n/a" not in rows[0], out
