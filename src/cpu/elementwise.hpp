@@ -25,6 +25,11 @@ inline void elementwise_run(const In* src, Out* dst, std::int64_t count, std::in
   }
 }
 
+template <int N, class In, class Out, class Op>
+inline void short_row(const In* src, Out* dst, const Op& op) {
+  for (int j = 0; j < N; ++j) dst[j] = op(src[j], 0u);
+}
+
 template <class In, class Out, class Op>
 void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* out, const Op& op) {
   if (plan.numel == 0) return;
@@ -46,8 +51,14 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
             in_off += i * plan.in_stride[d];
             out_off += i * plan.out_stride[d];
           }
-          for (std::int64_t i = 0; i < n1; ++i) {
-            elementwise_run(in + in_off + i * is1, out + out_off + i * os1, row_len, is0, os0, 0u, op);
+          const In* src = in + in_off;
+          Out* dst = out + out_off;
+          if (is0 == 1 && os0 == 1 && row_len == 3) {  // RGB pixels: a fixed-size body per pixel
+            for (std::int64_t i = 0; i < n1; ++i) short_row<3>(src + i * is1, dst + i * os1, op);
+          } else if (is0 == 1 && os0 == 1 && row_len == 4) {
+            for (std::int64_t i = 0; i < n1; ++i) short_row<4>(src + i * is1, dst + i * os1, op);
+          } else {
+            for (std::int64_t i = 0; i < n1; ++i) elementwise_run(src + i * is1, dst + i * os1, row_len, is0, os0, 0u, op);
           }
         }
       });
