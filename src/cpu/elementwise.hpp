@@ -3,13 +3,20 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/tensor_views.hpp"
 #include "cpu/parallel.hpp"
+#include "kernels/copy.hpp"
 #include "kernels/elementwise_plan.hpp"
 
 namespace streamvision::cpu {
+
+// dst[j] = src[-j] for j in [0, count): the reversed copy of flips, for 1-, 2- and 4-byte
+// elements (layout.cpp; compiled for AVX2 and the baseline, picked at load time).
+void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t itemsize);
 
 // One run of `count` elements of one row, all of channel `channel`: the inner loops are plain
 // counted loops the compiler vectorises (contiguous, and reversed for flips).
@@ -19,6 +26,10 @@ inline void elementwise_run(const In* src, Out* dst, std::int64_t count, std::in
   if (os0 == 1 && is0 == 1) {
     for (std::int64_t j = 0; j < count; ++j) dst[j] = op(src[j], channel);
   } else if (os0 == 1 && is0 == -1) {
+    if constexpr (std::is_same_v<Op, kernels::CopyOp> && sizeof(In) <= 4) {
+      reverse_copy(src, dst, count, sizeof(In));
+      return;
+    }
     for (std::int64_t j = 0; j < count; ++j) dst[j] = op(src[-j], channel);
   } else {
     for (std::int64_t j = 0; j < count; ++j) dst[j * os0] = op(src[j * is0], channel);
