@@ -13,6 +13,7 @@
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
 #include "streamvision/functional/affine.hpp"
+#include "streamvision/functional/batch.hpp"
 #include "streamvision/functional/blur.hpp"
 #include "streamvision/functional/color.hpp"
 #include "streamvision/functional/crop.hpp"

@@ -81,5 +81,8 @@ void bind_tensor(nb::module_& m);
 void bind_core_ops(nb::module_& m);
 void bind_geometry_ops(nb::module_& m);
 void bind_color_ops(nb::module_& m);
+#if SV_PY_WITH_IO
+void bind_io(nb::module_& m);  // streamvision.io (builds with libjpeg and libpng)
+#endif
 
 }  // namespace svpy

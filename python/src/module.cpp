@@ -39,4 +39,10 @@ NB_MODULE(_C, m) {
   bind_core_ops(m);
   bind_geometry_ops(m);
   bind_color_ops(m);
+#if SV_PY_WITH_IO
+  bind_io(m);
+#else
+  m.def("io_available", [] { return false; });
+  m.def("io_gpu_decoder_available", [] { return false; });
+#endif
 }

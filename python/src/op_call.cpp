@@ -153,6 +153,14 @@ OpCall::OpCall(const char* op, nb::handle input, nb::handle stream, const char* 
   const Device device = imported_.tensor.device();
   if (device.is_cuda()) {
     if (explicit_stream) {
+      // Refused here already (the front end's op_stream would too, later): below, a torch input
+      // is registered with torch's allocator on the op's stream, and a stream of another device
+      // registered there would make torch record an event of the input's device on it when the
+      // input is freed.
+      if (explicit_stream->is_valid() && explicit_stream->device_index() != device.index) {
+        throw Error(ErrorKind::Value, op, "stream", "a stream on the input's device " + device.str(),
+                    "a stream on cuda:" + std::to_string(explicit_stream->device_index()));
+      }
       stream_ = explicit_stream;
     } else if (imported_.origin == Origin::DLPack || imported_.origin == Origin::CudaArrayInterface) {
       stream_ = imported_.ready;  // the stream named to the producer during import

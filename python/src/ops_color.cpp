@@ -137,7 +137,9 @@ void bind_color_ops(nb::module_& m) {
         nb::arg("inpt"));
   m.def("get_size", [](nb::handle inpt) { return functional::get_size(view_of(inpt, "get_size")); }, nb::arg("inpt"), "[H, W].");
 
-  nb::class_<Generator>(m, "Generator", "A seed and an offset for streamvision's counter-based random numbers.")
+  nb::class_<Generator>(m, "Generator",
+                        "A seed and an offset for streamvision's counter-based (Philox) random numbers; created with "
+                        "`seed`, the offset starting at 0.")
       .def(nb::init<std::uint64_t>(), nb::arg("seed") = Generator::kDefaultSeed)
       .def("manual_seed", [](Generator& g, std::uint64_t seed) -> Generator& {
              g.manual_seed(seed);
@@ -145,9 +147,11 @@ void bind_color_ops(nb::module_& m) {
            }, nb::arg("seed"), nb::rv_policy::reference)
       .def_prop_ro("seed", &Generator::seed)
       .def_prop_rw("offset", &Generator::offset, &Generator::set_offset);
-  m.def("default_generator", &Generator::default_generator, nb::rv_policy::reference);
+  m.def("default_generator", &Generator::default_generator, nb::rv_policy::reference,
+        "The process-wide Generator that gaussian_noise uses for non-torch inputs when no generator= is given.");
   m.def("manual_seed", [](std::uint64_t seed) { Generator::default_generator().manual_seed(seed); }, nb::arg("seed"),
-        "Seeds the default generator (gaussian_noise and the random transforms draw from it).");
+        "Sets the default generator's `seed` (and its offset to 0). gaussian_noise draws from it for inputs that are not "
+        "torch tensors; torch tensors and the random transforms draw from torch's generator (torch.manual_seed).");
 }
 
 }  // namespace svpy

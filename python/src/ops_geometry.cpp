@@ -1,4 +1,5 @@
 // Bindings of the geometry ops with torchvision's names, parameters and defaults.
+#include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 
 #include "args.hpp"
@@ -54,6 +55,71 @@ void bind_geometry_ops(nb::module_& m) {
         });
       }, nb::arg("inpt"), nb::arg("top"), nb::arg("left"), nb::arg("height"), nb::arg("width"), nb::arg("size"),
       nb::arg("interpolation").none() = nb::none(), nb::arg("antialias").none() = true, nb::kw_only(), nb::arg("stream").none() = nb::none());
+
+  m.def("resized_crop_batch", [](nb::sequence images, nb::handle boxes, nb::handle size, nb::handle interpolation,
+                                 nb::handle antialias, nb::handle hflip, nb::handle dtype, bool scale, nb::handle mean,
+                                 nb::handle std, nb::handle window, nb::handle stream) {
+        const std::size_t count = nb::len(images);
+        if (count == 0) throw Error(ErrorKind::Value, "resized_crop_batch", "images", "at least one image", "an empty list");
+        const auto sz = int_list(size, "resized_crop_batch", "size");
+        const Mode mode = interpolation_from_py(interpolation, Mode::Bilinear, "resized_crop_batch");
+        const std::optional<bool> aa = antialias.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(antialias));
+        BatchTail tail;
+        if (!dtype.is_none()) tail.dtype = dtype_from_py(dtype, "resized_crop_batch", "dtype");
+        tail.scale = scale;
+        if (!mean.is_none()) tail.mean = float_list(mean, "resized_crop_batch", "mean");
+        if (!std.is_none()) tail.std = float_list(std, "resized_crop_batch", "std");
+        if (tail.mean.empty() != tail.std.empty()) {
+          throw Error(ErrorKind::Value, "resized_crop_batch", "mean/std", "both or neither", "only one of them");
+        }
+        std::optional<BatchWindow> win;
+        if (!window.is_none()) {
+          const auto w = int_list(window, "resized_crop_batch", "window");
+          if (w.size() != 4) {
+            throw Error(ErrorKind::Value, "resized_crop_batch", "window", "(resize_h, resize_w, top, left)", format_list(w));
+          }
+          win = BatchWindow{w[0], w[1], w[2], w[3]};
+        }
+        // The first image decides the stream and the output's allocator; the others, the boxes and
+        // the flips are arguments on its device.
+        OpCall call("resized_crop_batch", images[0], stream, "images[0]");
+        std::vector<Tensor> list{call.input()};
+        for (std::size_t i = 1; i < count; ++i) list.push_back(call.argument(images[i], "images"));
+        const Tensor b = call.argument(boxes, "boxes");
+        const std::optional<Tensor> f = hflip.is_none() ? std::nullopt : std::optional<Tensor>(call.argument(hflip, "hflip"));
+        Tensor out;
+        if (call.release_gil()) {
+          nb::gil_scoped_release release;
+          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, call.stream());
+        } else {
+          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, call.stream());
+        }
+        return call.wrap(out);
+      }, nb::arg("images"), nb::arg("boxes"), nb::arg("size"), nb::arg("interpolation").none() = nb::none(),
+      nb::arg("antialias").none() = true, nb::arg("hflip").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
+      nb::arg("scale") = true, nb::arg("mean").none() = nb::none(), nb::arg("std").none() = nb::none(),
+      nb::arg("window").none() = nb::none(), nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
+      "Image i of `images` cropped to boxes[i] (top, left, height, width), resized to `size`, flipped horizontally "
+      "where hflip[i], then optionally to_dtype(dtype, scale) and normalize(mean, std): one [N, C, H, W] result; "
+      "two launches on CUDA.");
+
+  m.def("color_jitter_batch", [](nb::handle images, nb::handle factors, nb::handle order, std::array<bool, 4> enabled,
+                                 nb::handle stream) {
+        OpCall call("color_jitter_batch", images, stream, "images");
+        const Tensor f = call.argument(factors, "factors"), o = call.argument(order, "order");
+        Tensor out;
+        if (call.release_gil()) {
+          nb::gil_scoped_release release;
+          out = functional::color_jitter_batch(call.input(), f, o, enabled, call.stream());
+        } else {
+          out = functional::color_jitter_batch(call.input(), f, o, enabled, call.stream());
+        }
+        return call.wrap(out);
+      }, nb::arg("images"), nb::arg("factors"), nb::arg("order"), nb::arg("enabled"), nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
+      "ColorJitter with each image's own factors [N, 4] (brightness, contrast, saturation, hue) and order [N, 4] "
+      "(a permutation of 0-3 per image); enabled: which of the four ops apply.");
 
   m.def("five_crop", [](nb::handle inpt, nb::handle size, nb::handle stream) {
         const auto sz = int_list(size, "five_crop", "size");

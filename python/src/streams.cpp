@@ -111,7 +111,9 @@ void bind_streams(nb::module_& m) {
   nb::class_<Event>(m, "Event", "A CUDA event (record on a stream, wait on it from another).")
       .def("__init__", [](Event* self, bool enable_timing, std::optional<int> device) {
              new (self) Event(Event::create(device.value_or(-1), enable_timing));
-           }, nb::arg("enable_timing") = false, nb::arg("device").none() = nb::none())
+           }, nb::arg("enable_timing") = false, nb::arg("device").none() = nb::none(),
+           "Creates an event on `device` (default: the current CUDA device); `enable_timing` makes "
+           "elapsed_time() available.")
       .def("record", [](const Event& e, nb::handle stream) {
              const Stream s = stream.is_none() ? (ensure_framework_provider(), Stream::current(e.device_index()))
                                                : stream_from_py(stream, e.device_index());
@@ -127,7 +129,8 @@ void bind_streams(nb::module_& m) {
       .def("__init__", [](Stream* self, std::optional<int> device, int priority) {
              new (self) Stream(Stream::create(device.value_or(-1), priority));
            }, nb::arg("device").none() = nb::none(), nb::arg("priority") = 0,
-           "Creates a non-blocking stream on `device` (default: the current CUDA device).")
+           "Creates a non-blocking stream on `device` (default: the current CUDA device) with `priority` (as "
+           "cudaStreamCreateWithPriority: lower numbers are higher priorities; 0 is the default).")
       .def_static("current", [](std::optional<int> device) {
              ensure_framework_provider();
              return Stream::current(device.value_or(-1));
@@ -155,7 +158,7 @@ void bind_streams(nb::module_& m) {
              const Stream& s = nb::cast<const Stream&>(self);
              t_with_guards.push_back({s, std::make_unique<StreamGuard>(s)});
              return nb::borrow(self);
-           })
+           }, nb::sig("def __enter__(self) -> Stream"), "Makes this the current stream of this thread until __exit__.")
       .def("__exit__", [](const Stream& s, nb::args) {
              if (t_with_guards.empty() || !(t_with_guards.back().stream == s)) {
                throw Error(ErrorKind::Runtime, "Stream.__exit__", "stream", "the innermost active `with stream:` of this thread",
@@ -171,8 +174,9 @@ void bind_streams(nb::module_& m) {
 
   m.def("as_stream", [](nb::handle obj, std::optional<int> device) { return stream_from_py(obj, device); }, nb::arg("obj"),
         nb::arg("device").none() = nb::none(),
-        "Wraps a torch.cuda.Stream/ExternalStream, CuPy stream, object with __cuda_stream__, streamvision.Stream or "
-        "int handle as a streamvision.Stream, without taking ownership.");
+        "Wraps `obj` (a torch.cuda.Stream/ExternalStream, CuPy stream, object with __cuda_stream__, streamvision.Stream "
+        "or int handle) as a streamvision.Stream, without taking ownership; `device` is the device of an int handle "
+        "(default: the current CUDA device).");
 
   m.def("set_stream_policy", [](const std::string& policy) {
         if (policy == "framework") {
@@ -185,14 +189,16 @@ void bind_streams(nb::module_& m) {
           throw Error(ErrorKind::Value, "set_stream_policy", "policy", "'framework' or 'library'", "'" + policy + "'");
         }
       }, nb::arg("policy"),
-      "'framework' (default): with no `with stream:` and no stream= argument, ops on a framework's tensors run on that "
+      "Sets the stream `policy`. 'framework' (default): with no `with stream:` and no stream= argument, ops on a framework's tensors run on that "
       "framework's current stream (torch.cuda.current_stream). 'library': they run on streamvision's own current stream.");
-  m.def("get_stream_policy", [] { return std::string(g_framework_policy ? "framework" : "library"); });
+  m.def("get_stream_policy", [] { return std::string(g_framework_policy ? "framework" : "library"); },
+        "The current stream policy: 'framework' or 'library' (see set_stream_policy).");
   m.def("last_launch_stream", &last_launch_stream,
         "The stream of this thread's most recent CUDA launch by streamvision (for tests and debugging).");
-  m.def("cuda_is_available", &cuda_is_available);
-  m.def("cuda_device_count", &cuda_device_count);
-  m.def("built_with_cuda", &built_with_cuda);
+  m.def("cuda_is_available", &cuda_is_available,
+        "True when this build has the CUDA engine and the driver reports at least one device.");
+  m.def("cuda_device_count", &cuda_device_count, "The number of CUDA devices (0 without CUDA).");
+  m.def("built_with_cuda", &built_with_cuda, "True when the library was compiled with the CUDA engine.");
 }
 
 }  // namespace svpy

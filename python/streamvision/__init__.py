@@ -4,8 +4,12 @@ Framework tensors in, the same framework's tensors out: torch in, torch out (on
 ``torch.cuda.current_stream()``); numpy in, numpy out (CPU); ``streamvision.Tensor`` in and out.
 """
 
-from . import _C
-from ._C import (
+from . import _nvjpeg
+
+_nvjpeg.point_loader_at_wheel()  # before the first GPU decode reads the variable
+
+from . import _C  # noqa: E402
+from ._C import (  # noqa: E402
     Event,
     Stream,
     Tensor,
@@ -22,6 +26,7 @@ from ._C import (
     get_stream_policy,
     last_launch_stream,
     set_stream_policy,
+    UnsupportedDTypeError,
 )
 from . import transforms
 
@@ -46,11 +51,16 @@ __all__ = [
     "last_launch_stream",
     "set_stream_policy",
     "transforms",
+    "UnsupportedDTypeError",
 ]
 
 
 def cmake_dir() -> str:
-    """The folder holding streamvisionConfig.cmake, for ``find_package(streamvision)``."""
+    """The folder holding streamvisionConfig.cmake, for ``find_package(streamvision)``.
+
+    Returns:
+        The path; give it to CMake as ``streamvision_DIR`` (``python -m streamvision --cmake-dir`` prints it).
+    """
     import os
 
     return os.path.join(os.path.dirname(__file__), "lib", "cmake", "streamvision")

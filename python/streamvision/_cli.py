@@ -14,7 +14,7 @@ def main() -> int:
     if not os.access(exe, os.X_OK):
         sys.stderr.write(
             f"streamvision: the command-line program is not part of this install ({exe} is missing); "
-            "it is built when zlib's headers are present at build time\n"
+            "it is built when libjpeg, libpng and CLI11 are present at build time\n"
         )
         return 127
     sys.stdout.flush()

@@ -5,7 +5,10 @@ proposal's ``_cvcuda_shared_stream``): while the decorated function runs, stream
 stream is PyTorch's current stream, whatever the stream policy.
 """
 
+from __future__ import annotations
+
 import functools
+from typing import Any, Callable, Optional, TypeVar, Union
 
 import torch
 
@@ -13,14 +16,31 @@ from ._C import Stream, as_stream
 
 __all__ = ["shared_stream", "current_stream"]
 
+_F = TypeVar("_F", bound=Callable[..., Any])
 
-def current_stream(device=None) -> Stream:
-    """torch.cuda.current_stream(device) as a streamvision.Stream (borrowed)."""
+
+def current_stream(device: Optional[Union[torch.device, int, str]] = None) -> Stream:
+    """``torch.cuda.current_stream(device)`` as a :class:`streamvision.Stream` (borrowed, not owned).
+
+    Args:
+        device: the CUDA device (None: torch's current device).
+
+    Returns:
+        The stream; ``with`` it, streamvision ops run on it.
+    """
     return as_stream(torch.cuda.current_stream(device))
 
 
-def shared_stream(fn):
-    """Runs ``fn`` with streamvision's current stream set to torch.cuda.current_stream()."""
+def shared_stream(fn: _F) -> _F:
+    """Decorator: runs ``fn`` with streamvision's current stream set to ``torch.cuda.current_stream()``,
+    whatever the stream policy (``set_stream_policy("library")`` included). Without CUDA, ``fn`` runs as it is.
+
+    Args:
+        fn: the function to decorate.
+
+    Returns:
+        The decorated function (same signature).
+    """
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -29,4 +49,4 @@ def shared_stream(fn):
         with current_stream():
             return fn(*args, **kwargs)
 
-    return wrapper
+    return wrapper  # type: ignore[return-value]

@@ -28,13 +28,15 @@ import contextlib
 import functools
 import importlib
 import pkgutil
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from . import _C
 
+__all__ = ["ROUTED", "enable", "disable", "is_enabled", "enabled_devices", "enabled", "kernels"]
+
 # torchvision functionals whose image kernel (name + "_image") streamvision implements with the
 # same parameters.
-ROUTED = (
+ROUTED: tuple[str, ...] = (
     "horizontal_flip", "vertical_flip", "resize", "crop", "center_crop", "resized_crop", "five_crop", "ten_crop",
     "pad", "rotate", "affine", "perspective", "elastic", "rgb_to_grayscale", "grayscale_to_rgb",
     "adjust_brightness", "adjust_contrast", "adjust_saturation", "adjust_hue", "adjust_gamma", "adjust_sharpness",
@@ -80,8 +82,21 @@ def _functional_modules():
 
 
 def enable(devices: Iterable[str] = ("cuda",)) -> None:
-    """Routes torchvision's image and video kernels to streamvision for tensors on `devices`
-    (device types: "cuda", "cpu"). Calling it again replaces the device list."""
+    """Routes torchvision's image and video kernels to streamvision for tensors on ``devices``.
+
+    Every kernel named in :data:`ROUTED` (``resize_image``, ``adjust_hue_image``, ...) is replaced by a
+    router that calls the streamvision functional of the same name, on the caller's current stream,
+    when the tensor's device type is enabled; on another device, for a dtype streamvision has no
+    kernel for (``UnsupportedDTypeError``) or an argument it does not implement
+    (``NotImplementedError``), torchvision's own kernel runs. Calling it again replaces the device
+    list. Imports torchvision.
+
+    Args:
+        devices: the device types to route: ``"cuda"``, ``"cpu"`` or both.
+
+    Raises:
+        ValueError: an unknown device type.
+    """
     devices = tuple(devices)
     for d in devices:
         if d not in _DEVICE_TYPES:
@@ -132,6 +147,7 @@ def disable() -> None:
 
 
 def is_enabled() -> bool:
+    """Whether :func:`enable` is in effect (for any device type)."""
     return _devices is not None
 
 
@@ -141,9 +157,13 @@ def enabled_devices() -> tuple[str, ...]:
 
 
 @contextlib.contextmanager
-def enabled(devices: Iterable[str] = ("cuda",)):
+def enabled(devices: Iterable[str] = ("cuda",)) -> Iterator[None]:
     """``with streamvision.torchvision.enabled(): ...`` routes inside the block and restores the
-    previous state (disabled, or enabled for other devices) after it."""
+    previous state (disabled, or enabled for other devices) after it.
+
+    Args:
+        devices: the device types to route inside the block, as for :func:`enable`.
+    """
     previous = _devices
     enable(devices)
     try:

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "core/dtype_dispatch.hpp"
+#include "cuda/contrast_mean.cuh"
 #include "cuda/pixels.cuh"
 #include "kernels/color.hpp"
 #include "kernels/color_equalize.hpp"
@@ -23,69 +24,11 @@ namespace {
 
 // ---- adjust_contrast -----------------------------------------------------------------------------
 
-template <int C, int V, class T>
-__global__ void __launch_bounds__(kPixelThreads)
-    contrast_reduce_kernel(DeviceImage<const T> in, PixelGrid grid, std::int64_t first_image, std::int64_t chunks,
-                           kernels::ContrastAcc<T>* partials) {
-  using Acc = kernels::ContrastAcc<T>;
-  __shared__ Acc sums[kPixelThreads];
-  std::uint32_t n, q;
-  grid.blocks.divmod(blockIdx.x, n, q);
-  const std::int64_t image = first_image + n;
-  Acc acc = 0;
-  for_each_group<C, V>(in, grid, image, q, kernels::kContrastGroupsPerThread, [&](const T (&x)[C][V], int count) {
-#pragma unroll
-    for (int v = 0; v < V; ++v) {
-      if (v < count) {
-        T px[C];
-#pragma unroll
-        for (int c = 0; c < C; ++c) px[c] = x[c][v];
-        acc += kernels::contrast_value<T, C>(px);
-      }
-    }
-  });
-  const int t = threadIdx.x;
-  sums[t] = acc;
-  __syncthreads();
-  for (int s = kPixelThreads / 2; s > 0; s /= 2) {
-    if (t < s) sums[t] += sums[t + s];
-    __syncthreads();
-  }
-  if (t == 0) partials[image * chunks + q] = sums[0];
-}
-
-template <class T>
-__global__ void __launch_bounds__(256)
-    contrast_mean_kernel(const kernels::ContrastAcc<T>* partials, std::int64_t chunks, std::int64_t pixels,
-                         std::int64_t images, kernels::opmath_t<T>* means) {
-  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
-  if (n < images) means[n] = kernels::contrast_mean<T>(partials + n * chunks, chunks, pixels);
-}
-
 template <class T, int C>
 void contrast(const kernels::ImageBatch& in, const kernels::ImageBatch& out, double factor, Device device,
               const Stream& stream) {
-  using Acc = kernels::ContrastAcc<T>;
-  constexpr int V = kernels::pixel_group_size<T>();
-  const kernels::PixelGroups groups = kernels::PixelGroups::make(in.h, in.w, V);
-  const std::int64_t chunks = groups.chunks(kernels::kContrastGroupsPerThread);
-  const PixelGrid grid = make_pixel_grid(groups, kernels::kContrastGroupsPerThread, chunks, "adjust_contrast");
-  Scratch scratch(Scratch::aligned_bytes<Acc>(in.n * chunks) + Scratch::aligned_bytes<kernels::opmath_t<T>>(in.n),
-                  device, stream);
-  Acc* partials = scratch.take<Acc>(in.n * chunks);
-  kernels::opmath_t<T>* means = scratch.take<kernels::opmath_t<T>>(in.n);
-  {
-    LaunchScope scope(stream, "adjust_contrast");
-    const DeviceImage<const T> src = device_image<const T>(in);
-    for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
-      contrast_reduce_kernel<C, V, T><<<static_cast<unsigned>(images * chunks), kPixelThreads, 0, scope.handle()>>>(
-          src, grid, first, chunks, partials);
-      scope.check_launch();
-    });
-    contrast_mean_kernel<T><<<blocks_for(in.n), kBlockThreads, 0, scope.handle()>>>(
-        partials, chunks, in.h * in.w, in.n, means);
-    scope.check_launch();
-  }
+  Scratch scratch(contrast_means_scratch_bytes<T>(in), device, stream);
+  const kernels::opmath_t<T>* means = contrast_means<T, C>(in, scratch, stream, "adjust_contrast");
   launch_pixels<T>(in, out, kernels::ContrastApplyOp<T, C>{kernels::BlendFactors<T>::make(factor), means}, stream,
                    "adjust_contrast");
 }

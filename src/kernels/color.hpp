@@ -87,7 +87,7 @@ struct BlendFactors {
   opmath_t<T> ratio = 1;
   opmath_t<T> other = 0;  // 1 - ratio, computed in double like Python does
 
-  static BlendFactors make(double ratio) {
+  SV_HOST_DEVICE static BlendFactors make(double ratio) {
     return {static_cast<opmath_t<T>>(ratio), static_cast<opmath_t<T>>(1.0 - ratio)};
   }
 };

@@ -51,7 +51,7 @@ SV_HOST_DEVICE SV_FORCE_INLINE int nearest_source(int dst, float scale, int in_s
 // ---- bilinear / bicubic, no antialias (torch CUDA upsample_bilinear2d / upsample_bicubic2d) ---
 
 template <class A>
-inline A area_scale(std::int64_t in_size, std::int64_t out_size) {
+SV_HOST_DEVICE inline A area_scale(std::int64_t in_size, std::int64_t out_size) {
   return static_cast<A>(in_size) / static_cast<A>(out_size);
 }
 
@@ -174,8 +174,9 @@ struct AaDim {
   ResampleFilter filter = ResampleFilter::Triangle;
 };
 
+// Host and device: the batch kernels (cuda/batch.cu) make each image's dimensions on the device.
 template <class A>
-inline AaDim<A> make_aa_dim(std::int64_t in_size, std::int64_t out_size, ResampleFilter filter) {
+SV_HOST_DEVICE inline AaDim<A> make_aa_dim(std::int64_t in_size, std::int64_t out_size, ResampleFilter filter) {
   AaDim<A> d;
   d.in_size = static_cast<int>(in_size);
   d.out_size = static_cast<int>(out_size);

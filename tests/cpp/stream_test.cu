@@ -1,5 +1,6 @@
 // Streams: the current-stream rule, guards, threads, the provider hook, ordering with work
 // already on the stream (with a negative control), stream-ordered allocation, graph capture.
+// Two devices: multi_gpu_test.cpp.
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -179,17 +180,17 @@ TEST(Streams, EventsAndWaits) {
   EXPECT_THROW(Event::create(0).record(Stream()), Error);
 }
 
-// Ops captured into a CUDA graph on the current stream replay with new input contents and give
-// the eager results.
-TEST(Streams, OpsAreCapturableInCudaGraphs) {
-  SV_REQUIRE_GPU();
-  const Stream s = Stream::create(0);
+// Ops captured into a CUDA graph on the current stream of `device` replay with new input contents
+// and give the eager results (scratch memory too is allocated and freed inside the graph).
+void expect_ops_capturable_in_cuda_graphs(int device) {
+  const Device gpu = Device::cuda(device);
+  const Stream s = Stream::create(device);
   const Dims shape{2, 3, 40, 56};
-  Tensor x = empty(shape, DType::UInt8, Device::cuda(0), MemoryFormat::Contiguous, s);
-  Tensor result = empty(shape, DType::Float32, Device::cuda(0), MemoryFormat::Contiguous, s);
+  Tensor x = empty(shape, DType::UInt8, gpu, MemoryFormat::Contiguous, s);
+  Tensor result = empty({2, 3, 20, 28}, DType::Float32, gpu, MemoryFormat::Contiguous, s);
   auto pipeline = [&](const Tensor& in) {
     const Tensor flipped = functional::vertical_flip(functional::horizontal_flip(in));
-    const Tensor f = functional::to_dtype(flipped, DType::Float32, true);
+    const Tensor f = functional::resize(functional::to_dtype(flipped, DType::Float32, true), {20, 28});
     return functional::normalize(to_channels_last(f), {0.485, 0.456, 0.406}, {0.229, 0.224, 0.225});
   };
   {
@@ -214,11 +215,26 @@ TEST(Streams, OpsAreCapturableInCudaGraphs) {
     copy_(x, input, s);
     CUDA_OK(cudaGraphLaunch(exec, s.handle()));
     s.synchronize();
-    const Tensor eager = pipeline(with_layout(input, Layout::Contiguous, Device::cuda(0)));
+    const Tensor eager = pipeline(with_layout(input, Layout::Contiguous, gpu));
     EXPECT_TRUE(bitwise_equal(eager, result)) << "round " << round;
   }
   CUDA_OK(cudaGraphExecDestroy(exec));
   CUDA_OK(cudaGraphDestroy(graph));
+}
+
+TEST(Streams, OpsAreCapturableInCudaGraphs) {
+  SV_REQUIRE_GPU();
+  expect_ops_capturable_in_cuda_graphs(0);
+}
+
+// The same on the second device, with device 0 current: capture, allocation and replay happen on
+// device 1 (tests for two devices that need no CUDA runtime of their own: multi_gpu_test.cpp).
+TEST(MultiGpu, OpsOnDevice1AreCapturableInCudaGraphs) {
+  SV_REQUIRE_TWO_GPUS();
+  const Stream s0 = Stream::create(0);
+  StreamGuard current0(s0);
+  expect_ops_capturable_in_cuda_graphs(1);
+  EXPECT_EQ(cuda_current_device(), 0);
 }
 
 }  // namespace

@@ -23,6 +23,14 @@ using namespace streamvision;
     if (!::streamvision::cuda_is_available()) GTEST_SKIP() << "no CUDA device on this machine"; \
   } while (0)
 
+// Skips the calling test, naming the device count, on machines with fewer than two CUDA devices.
+#define SV_REQUIRE_TWO_GPUS()                                                                            \
+  do {                                                                                                   \
+    if (!::streamvision::built_with_cuda()) GTEST_SKIP() << "streamvision built without CUDA";            \
+    if (const int n = ::streamvision::cuda_device_count(); n < 2)                                        \
+      GTEST_SKIP() << "needs 2 CUDA devices (found " << n << ")";                                         \
+  } while (0)
+
 // The GPU the CUDA == CPU tests run on (they skip with SV_REQUIRE_GPU() when there is none).
 inline const Device kGpu = Device::cuda(0);
 

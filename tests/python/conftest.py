@@ -32,7 +32,7 @@ needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="PyTorch is not installe
 needs_torchvision = pytest.mark.skipif(not (HAVE_TORCH and HAVE_TORCHVISION), reason="torchvision is not installed")
 needs_cuda = pytest.mark.skipif(not HAVE_CUDA, reason="needs PyTorch with a CUDA GPU")
 needs_cupy = pytest.mark.skipif(not (HAVE_CUPY and HAVE_CUDA), reason="needs CuPy and a CUDA GPU")
-needs_two_gpus = pytest.mark.skipif(GPU_COUNT < 2, reason="needs two CUDA GPUs")
+needs_two_gpus = pytest.mark.skipif(GPU_COUNT < 2, reason=f"needs 2 CUDA devices (found {GPU_COUNT})")
 
 
 SYNC_DEBUG = os.environ.get("SV_SYNC_DEBUG") == "1" and HAVE_CUDA

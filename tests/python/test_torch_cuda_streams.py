@@ -2,7 +2,8 @@
 
 Inside ``with torch.cuda.stream(s)`` streamvision's ops run on ``s``: ``s.synchronize()`` and
 events on ``s`` cover them, they are ordered after earlier work on ``s``, and they can be
-captured into CUDA graphs. Negative controls prove each check can fail.
+captured into CUDA graphs. Negative controls prove each check can fail. Two-GPU cases are in
+test_multi_gpu.py.
 """
 
 import itertools
@@ -12,7 +13,7 @@ import threading
 
 import pytest
 
-from conftest import HAVE_TORCH, needs_cuda, needs_two_gpus
+from conftest import HAVE_TORCH, needs_cuda
 
 pytestmark = needs_cuda
 
@@ -270,25 +271,3 @@ def test_deleting_the_input_right_after_the_op_is_safe():
     assert bool((y == 4).all())
     del junk
 
-
-@needs_two_gpus
-def test_second_gpu_uses_its_own_current_stream():
-    with torch.cuda.device(1):
-        s1 = torch.cuda.Stream()
-    x = torch.rand(3, 32, 32, device="cuda:1")
-    with torch.cuda.stream(s1):
-        y = F.horizontal_flip(x)
-        launched = sv.last_launch_stream()
-    assert launched.device == 1 and launched.handle == s1.cuda_stream
-    assert y.device == x.device
-    assert torch.equal(y, x.flip(-1))
-    # A stream made current on device 0 does not capture work on a cuda:1 tensor: that runs on
-    # cuda:1's current stream, and the caller's current device is left as it was.
-    s0 = torch.cuda.Stream(device=0)
-    with torch.cuda.stream(s0):
-        y = F.vertical_flip(x)
-        launched = sv.last_launch_stream()
-        assert torch.cuda.current_device() == 0
-    assert launched.device == 1 and launched.handle == torch.cuda.current_stream(1).cuda_stream
-    torch.cuda.synchronize(1)
-    assert torch.equal(y, x.flip(-2))

@@ -16,6 +16,8 @@ from ._misc import *  # noqa: F401,F403
 from ._misc import __all__ as _misc_names
 from ._detection import *  # noqa: F401,F403
 from ._detection import __all__ as _detection_names
+from ._per_sample import *  # noqa: F401,F403
+from ._per_sample import __all__ as _per_sample_names
 
 __all__ = ["functional", "InterpolationMode", *_transform_names, *_geometry_names, *_color_names,
-           *_auto_augment_names, *_augment_names, *_misc_names, *_detection_names]
+           *_auto_augment_names, *_augment_names, *_misc_names, *_detection_names, *_per_sample_names]

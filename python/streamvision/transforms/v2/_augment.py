@@ -5,8 +5,11 @@ device (the classes need torch). What is kept from torchvision is everything a t
 depends on: the labels getter, the argument checks and their messages, and the random draws
 (the Beta-distributed lambda, CutMix's box) in the same order."""
 
+from __future__ import annotations
+
 import functools
 import math
+from typing import Any, Callable, Optional, Union
 
 from . import _sample
 from ._transforms import (Transform, _is_array, _is_pil, _is_pure_torch, _leaves, _map_selected, _randint,
@@ -26,7 +29,8 @@ def _parse_labels_getter(labels_getter, who):
 
 
 class _MixBase(Transform):
-    def __init__(self, *, alpha=1.0, num_classes=None, labels_getter="default"):
+    def __init__(self, *, alpha: float = 1.0, num_classes: Optional[int] = None,
+                 labels_getter: Union[str, Callable[[Any], Any], None] = "default") -> None:
         torch = _require_torch(type(self).__name__)
         self.alpha = float(alpha)
         self._dist = torch.distributions.Beta(torch.tensor([alpha]), torch.tensor([alpha]))  # checks alpha > 0
@@ -92,8 +96,15 @@ class _MixBase(Transform):
 
 
 class MixUp(_MixBase):
-    """Each image becomes lam * itself + (1 - lam) * its predecessor in the batch (the labels
-    alike), lam ~ Beta(alpha, alpha). Float images only, as in torchvision."""
+    """MixUp on a batch: each image becomes ``lam * itself + (1 - lam) * its predecessor in the batch`` (the one-hot
+    labels alike), ``lam ~ Beta(alpha, alpha)``. Float images only, as in torchvision. Needs torch.
+
+    Args:
+        alpha: the Beta distribution's parameter (keyword-only).
+        num_classes: the number of classes for one-hot labels (None: labels already one-hot).
+        labels_getter: ``"default"`` (a ``"labels"`` key or the second item of the sample), a callable returning the
+            labels, or None.
+    """
 
     def make_params(self, images):
         lam = self._lam()
@@ -105,8 +116,14 @@ class MixUp(_MixBase):
 
 
 class CutMix(_MixBase):
-    """A box of each image is replaced by the same box of its predecessor in the batch; the labels
-    are mixed by the box's share of the image."""
+    """CutMix on a batch: a box of each image is replaced by the same box of its predecessor in the batch; the
+    labels are mixed by the box's share of the image. Needs torch.
+
+    Args:
+        alpha: the Beta distribution's parameter of the box's area (keyword-only).
+        num_classes: as :class:`MixUp`'s.
+        labels_getter: as :class:`MixUp`'s.
+    """
 
     def make_params(self, images):
         lam = self._lam()

@@ -12,12 +12,17 @@ The policies are defined for one image or video per sample: no image, several, o
 and keypoints (the ops would not move them) raise TypeError, as in torchvision.
 """
 
+from __future__ import annotations
+
 import enum
 import math
 import numbers
 
 from . import functional as F
 from ._interpolation import InterpolationMode
+from ._transforms import FillArg
+from ..._typing import InterpolationLike
+from typing import Union
 from ._transforms import (Transform, _coin, _dims, _leaves, _randint, _require_torch, _targets, _torch,
                           _tv_tensors)
 
@@ -213,7 +218,7 @@ class _AutoAugmentBase(Transform):
 
     _passes_through_tv_tensors = True  # checked in __call__: they make these transforms raise
 
-    def __init__(self, *, interpolation=InterpolationMode.NEAREST, fill=None):
+    def __init__(self, *, interpolation: InterpolationLike = InterpolationMode.NEAREST, fill: FillArg = None) -> None:
         self.interpolation = _check_interpolation(interpolation)
         self.fill = fill
         self._fill = _setup_fill(fill)
@@ -245,6 +250,14 @@ class _AutoAugmentBase(Transform):
 
 
 class AutoAugment(_AutoAugmentBase):
+    """AutoAugment: one of ``policy``'s sub-policies (two ops with probabilities and magnitudes), drawn per call.
+
+    Args:
+        policy: the :class:`AutoAugmentPolicy` (or torchvision's).
+        interpolation: ``NEAREST`` or ``BILINEAR``.
+        fill: as for the geometric transforms (a number, one per channel, None or a dict per tv_tensor type).
+    """
+
     _AUGMENTATION_SPACE = _AUTO_AUGMENT_OPS
     # (op, probability, magnitude bin) pairs of the AutoAugment paper's policies
     _POLICIES = {
@@ -295,7 +308,8 @@ class AutoAugment(_AutoAugmentBase):
         ],
     }
 
-    def __init__(self, policy=AutoAugmentPolicy.IMAGENET, interpolation=InterpolationMode.NEAREST, fill=None):
+    def __init__(self, policy: Union[AutoAugmentPolicy, enum.Enum, str] = AutoAugmentPolicy.IMAGENET,
+                 interpolation: InterpolationLike = InterpolationMode.NEAREST, fill: FillArg = None) -> None:
         super().__init__(interpolation=interpolation, fill=fill)
         self.policy = policy
         value = policy.value if isinstance(policy, enum.Enum) and type(policy).__name__ == "AutoAugmentPolicy" else None
@@ -312,10 +326,20 @@ class AutoAugment(_AutoAugmentBase):
 
 
 class RandAugment(_AutoAugmentBase):
+    """RandAugment: ``num_ops`` random ops of magnitude ``magnitude`` (of ``num_magnitude_bins``).
+
+    Args:
+        num_ops: the number of ops applied.
+        magnitude: the magnitude bin.
+        num_magnitude_bins: the number of bins.
+        interpolation: ``NEAREST`` or ``BILINEAR``.
+        fill: as for the geometric transforms.
+    """
+
     _AUGMENTATION_SPACE = _RAND_AUGMENT_OPS
 
-    def __init__(self, num_ops=2, magnitude=9, num_magnitude_bins=31, interpolation=InterpolationMode.NEAREST,
-                 fill=None):
+    def __init__(self, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
+                 interpolation: InterpolationLike = InterpolationMode.NEAREST, fill: FillArg = None) -> None:
         super().__init__(interpolation=interpolation, fill=fill)
         if not isinstance(num_ops, int) or num_ops < 0:
             raise ValueError(f"num_ops should be a non-negative integer, but got {num_ops} instead.")
@@ -331,9 +355,18 @@ class RandAugment(_AutoAugmentBase):
 
 
 class TrivialAugmentWide(_AutoAugmentBase):
+    """TrivialAugment Wide: one random op with a random magnitude.
+
+    Args:
+        num_magnitude_bins: the number of magnitude bins.
+        interpolation: ``NEAREST`` or ``BILINEAR``.
+        fill: as for the geometric transforms.
+    """
+
     _AUGMENTATION_SPACE = _TRIVIAL_AUGMENT_OPS
 
-    def __init__(self, num_magnitude_bins=31, interpolation=InterpolationMode.NEAREST, fill=None):
+    def __init__(self, num_magnitude_bins: int = 31, interpolation: InterpolationLike = InterpolationMode.NEAREST,
+                 fill: FillArg = None) -> None:
         super().__init__(interpolation=interpolation, fill=fill)
         self.num_magnitude_bins = num_magnitude_bins
 
@@ -343,16 +376,27 @@ class TrivialAugmentWide(_AutoAugmentBase):
 
 
 class AugMix(_AutoAugmentBase):
-    """mixture_width chains of random ops, mixed with Dirichlet weights and blended with the
-    original by a Beta weight, per image of a batch. The mixing is torch arithmetic on the image's
-    device (numpy images go through torch.from_numpy), so AugMix needs torch."""
+    """AugMix: ``mixture_width`` chains of random ops, mixed with Dirichlet weights and blended with the original by
+    a Beta weight, per image of a batch. The mixing is torch arithmetic on the image's device (numpy images go
+    through torch.from_numpy), so AugMix needs torch.
+
+    Args:
+        severity: the ops' magnitude (1 to 10).
+        mixture_width: the number of chains.
+        chain_depth: ops per chain (-1: random, 1 to 3).
+        alpha: the Dirichlet and Beta parameter.
+        all_ops: include the colour ops that overlap ImageNet-C's corruptions.
+        interpolation: ``NEAREST`` or ``BILINEAR``.
+        fill: as for the geometric transforms.
+    """
 
     _PARTIAL_AUGMENTATION_SPACE = _AUGMIX_GEOMETRY_OPS
     _AUGMENTATION_SPACE = _AUGMIX_OPS
     _PARAMETER_MAX = 10
 
-    def __init__(self, severity=3, mixture_width=3, chain_depth=-1, alpha=1.0, all_ops=True,
-                 interpolation=InterpolationMode.BILINEAR, fill=None):
+    def __init__(self, severity: int = 3, mixture_width: int = 3, chain_depth: int = -1, alpha: float = 1.0,
+                 all_ops: bool = True, interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 fill: FillArg = None) -> None:
         _require_torch("AugMix")
         super().__init__(interpolation=interpolation, fill=fill)
         if not 1 <= severity <= self._PARAMETER_MAX:

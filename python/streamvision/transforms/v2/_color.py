@@ -4,13 +4,20 @@ single-op classes because their value is in the draw order: every coin and facto
 torchvision's order so that a seed gives the same distortion. Boxes, masks and keypoints pass
 through, as in torchvision."""
 
+from __future__ import annotations
+
 from . import functional as F
 from ._transforms import Transform, _coin, _dims, _randperm, _uniform
+from typing import Tuple
 
 __all__ = ["RandomChannelPermutation", "RandomPhotometricDistort"]
 
 
 class RandomChannelPermutation(Transform):
+    """Permutes the channels of images randomly. Photometric: changes Images and Videos (and the plain image);
+    masks, boxes and keypoints pass through.
+    """
+
     _passes_through_tv_tensors = True
 
     def make_params(self, images):
@@ -21,13 +28,23 @@ class RandomChannelPermutation(Transform):
 
 
 class RandomPhotometricDistort(Transform):
-    """SSD's photometric distortion: brightness, contrast (before or after saturation and hue),
-    saturation, hue and a channel permutation, each applied with probability p."""
+    """SSD's photometric distortion: brightness, contrast (before or after saturation and hue), saturation, hue and
+    a channel permutation, each applied with probability ``p``. Photometric: changes Images and Videos (and the
+    plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        brightness: the factor's ``(min, max)``.
+        contrast: the factor's ``(min, max)``.
+        saturation: the factor's ``(min, max)``.
+        hue: the factor's ``(min, max)``.
+        p: the probability of each distortion.
+    """
 
     _passes_through_tv_tensors = True
 
-    def __init__(self, brightness=(0.875, 1.125), contrast=(0.5, 1.5), saturation=(0.5, 1.5), hue=(-0.05, 0.05),
-                 p=0.5):
+    def __init__(self, brightness: Tuple[float, float] = (0.875, 1.125), contrast: Tuple[float, float] = (0.5, 1.5),
+                 saturation: Tuple[float, float] = (0.5, 1.5), hue: Tuple[float, float] = (-0.05, 0.05),
+                 p: float = 0.5) -> None:
         self.brightness, self.contrast, self.saturation, self.hue, self.p = brightness, contrast, saturation, hue, p
 
     def make_params(self, images):

@@ -9,22 +9,30 @@ returns as many boxes as are valid: both read data back to the host, as torchvis
 other transforms here do not.
 """
 
+from __future__ import annotations
+
+import enum
 import functools
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 from . import _sample
 from . import functional as F
-from ._transforms import Transform, _RandomApplied, _get_fill, _query_size, _rand_n, _setup_fill
+from ._transforms import FillArg, Transform, _RandomApplied, _get_fill, _query_size, _rand_n, _setup_fill
 
 __all__ = ["ClampBoundingBoxes", "ClampKeyPoints", "ConvertBoundingBoxFormat", "SanitizeBoundingBoxes",
            "RandomZoomOut", "RandomIoUCrop"]
 
 
 class ConvertBoundingBoxFormat(Transform):
-    """Boxes converted to `format` (a BoundingBoxFormat or its name)."""
+    """Converts BoundingBoxes to ``format``.
+
+    Args:
+        format: a ``BoundingBoxFormat`` or its name.
+    """
 
     _only_tv_tensors = ("BoundingBoxes",)
 
-    def __init__(self, format):
+    def __init__(self, format: Union[enum.Enum, str]) -> None:
         self.format = format
 
     def transform(self, inpt, params):
@@ -32,11 +40,15 @@ class ConvertBoundingBoxFormat(Transform):
 
 
 class ClampBoundingBoxes(Transform):
-    """Boxes clamped to their canvas; clamping_mode "auto" uses each box tensor's own mode."""
+    """Clamps BoundingBoxes to their canvas.
+
+    Args:
+        clamping_mode: ``"soft"``, ``"hard"``, None, or ``"auto"``: each box tensor's own mode.
+    """
 
     _only_tv_tensors = ("BoundingBoxes",)
 
-    def __init__(self, clamping_mode="auto"):
+    def __init__(self, clamping_mode: Optional[str] = "auto") -> None:
         self.clamping_mode = clamping_mode
 
     def transform(self, inpt, params):
@@ -54,11 +66,18 @@ class ClampKeyPoints(Transform):
 
 # ---- SanitizeBoundingBoxes ----------------------------------------------------------------------
 class SanitizeBoundingBoxes(Transform):
-    """Drops boxes smaller than min_size or min_area or reaching outside their canvas, and with them
-    the matching labels (labels_getter: "default", a callable returning a tensor or a tuple/list of
-    tensors, or None) and per-instance masks ([N, H, W] with N boxes; other masks pass through)."""
+    """Drops boxes smaller than ``min_size`` or ``min_area`` or reaching outside their canvas, and with them the
+    matching labels and per-instance masks (``[N, H, W]`` with N boxes; other masks pass through). The kept count
+    depends on the data: one host synchronization on CUDA, as torchvision.
 
-    def __init__(self, min_size=1.0, min_area=1.0, labels_getter="default"):
+    Args:
+        min_size: the smallest width and height kept (>= 1).
+        min_area: the smallest area kept (>= 1).
+        labels_getter: ``"default"``, a callable returning a tensor or a tuple/list of tensors, or None.
+    """
+
+    def __init__(self, min_size: float = 1.0, min_area: float = 1.0,
+                 labels_getter: Union[str, Callable[[Any], Any], None] = "default") -> None:
         if min_size < 1:
             raise ValueError(f"SanitizeBoundingBoxes: argument 'min_size': expected >= 1, got {min_size} "
                              f"(min_size must be >= 1, got {min_size}.)")
@@ -116,10 +135,18 @@ class SanitizeBoundingBoxes(Transform):
 
 # ---- SSD-style zoom out and IoU crop -----------------------------------------------------------------
 class RandomZoomOut(_RandomApplied):
-    """Places the sample on a canvas side_range times larger (a random factor and position),
-    filled with `fill` (per tv_tensor type, as Pad's)."""
+    """With probability ``p``, places the sample on a canvas ``side_range`` times larger (a random factor and
+    position). Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same
+    parameters.
 
-    def __init__(self, fill=0, side_range=(1.0, 4.0), p=0.5):
+    Args:
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        side_range: the canvas' size factor range ``(min, max)``, min >= 1.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
+    def __init__(self, fill: FillArg = 0, side_range: Tuple[float, float] = (1.0, 4.0), p: float = 0.5) -> None:
         super().__init__(p)
         if not isinstance(side_range, (tuple, list)) or len(side_range) != 2:
             raise TypeError(f"RandomZoomOut: argument 'side_range': expected a sequence of two numbers, got "
@@ -147,14 +174,24 @@ class RandomZoomOut(_RandomApplied):
 
 
 class RandomIoUCrop(Transform):
-    """SSD's crop: a random minimum IoU (from sampler_options; 1.0 or more means no crop), then up to
-    `trials` random crops of min_scale..max_scale size and min..max aspect ratio, until one holds a
-    box centre and overlaps some such box by at least that IoU (drawing a new minimum after
-    `trials` misses). Boxes whose centre is outside the crop become zeros: follow with
-    SanitizeBoundingBoxes."""
+    """SSD's crop: a random minimum IoU (from ``sampler_options``; 1.0 or more means no crop), then up to ``trials``
+    random crops of ``min_scale``..``max_scale`` size and ``min_aspect_ratio``..``max_aspect_ratio`` aspect ratio,
+    until one holds a box centre and overlaps some such box by at least that IoU (drawing a new minimum after
+    ``trials`` misses). Boxes whose centre is outside the crop become zeros: follow with
+    :class:`SanitizeBoundingBoxes`.
 
-    def __init__(self, min_scale=0.3, max_scale=1.0, min_aspect_ratio=0.5, max_aspect_ratio=2.0,
-                 sampler_options=None, trials=40):
+    Args:
+        min_scale: the crop's smallest side, as a fraction of the image's.
+        max_scale: its largest.
+        min_aspect_ratio: the crop's smallest aspect ratio.
+        max_aspect_ratio: its largest.
+        sampler_options: the minimum IoUs to draw from (None: torchvision's).
+        trials: crops tried per drawn minimum.
+    """
+
+    def __init__(self, min_scale: float = 0.3, max_scale: float = 1.0, min_aspect_ratio: float = 0.5,
+                 max_aspect_ratio: float = 2.0, sampler_options: Optional[Sequence[float]] = None,
+                 trials: int = 40) -> None:
         self.min_scale, self.max_scale = min_scale, max_scale
         self.min_aspect_ratio, self.max_aspect_ratio = min_aspect_ratio, max_aspect_ratio
         self.options = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0] if sampler_options is None else sampler_options

@@ -4,9 +4,13 @@ is F.resize, so that it runs our kernels and, once the functionals dispatch on t
 moves boxes and masks with the image. Sizes are computed with torchvision's arithmetic (float32
 where it computes with a float32 tensor) so that the same seed gives the same size."""
 
+from __future__ import annotations
+
 from . import functional as F
 from ._interpolation import InterpolationMode
 from ._transforms import Transform, _dims, _rand, _randint, _torch
+from ..._typing import InterpolationLike
+from typing import Optional, Sequence, Tuple, Union
 
 __all__ = ["ScaleJitter", "RandomShortestSize", "RandomResize"]
 
@@ -14,7 +18,8 @@ __all__ = ["ScaleJitter", "RandomShortestSize", "RandomResize"]
 class _RandomSize(Transform):
     """Resizes every target to the size make_params draws."""
 
-    def __init__(self, interpolation=InterpolationMode.BILINEAR, antialias=True):
+    def __init__(self, interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 antialias: Optional[bool] = True) -> None:
         self.interpolation, self.antialias = interpolation, antialias
 
     def transform(self, inpt, params):
@@ -22,10 +27,20 @@ class _RandomSize(Transform):
 
 
 class ScaleJitter(_RandomSize):
-    """Large Scale Jitter: the image is scaled to fit target_size (width, height), times a factor
-    drawn uniformly from scale_range."""
+    """Large Scale Jitter: the sample is scaled to fit ``target_size``, times a factor drawn uniformly from
+    ``scale_range``. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the
+    same parameters.
 
-    def __init__(self, target_size, scale_range=(0.1, 2.0), interpolation=InterpolationMode.BILINEAR, antialias=True):
+    Args:
+        target_size: ``(height, width)`` to fit.
+        scale_range: the factor's range.
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        antialias: low-pass filter when downscaling.
+    """
+
+    def __init__(self, target_size: Tuple[int, int], scale_range: Tuple[float, float] = (0.1, 2.0),
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 antialias: Optional[bool] = True) -> None:
         self.target_size, self.scale_range = target_size, scale_range
         super().__init__(interpolation, antialias)
 
@@ -40,9 +55,19 @@ class ScaleJitter(_RandomSize):
 
 
 class RandomShortestSize(_RandomSize):
-    """The shorter side becomes one of min_size (drawn uniformly), the longer side at most max_size."""
+    """The shorter side becomes one of ``min_size`` (drawn uniformly), the longer side at most ``max_size``.
+    Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
-    def __init__(self, min_size, max_size=None, interpolation=InterpolationMode.BILINEAR, antialias=True):
+    Args:
+        min_size: an int or a sequence of candidate sizes.
+        max_size: the bound of the longer side (None: none).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        antialias: low-pass filter when downscaling.
+    """
+
+    def __init__(self, min_size: Union[int, Sequence[int]], max_size: Optional[int] = None,
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 antialias: Optional[bool] = True) -> None:
         self.min_size = [min_size] if isinstance(min_size, int) else list(min_size)
         self.max_size = max_size
         super().__init__(interpolation, antialias)
@@ -56,10 +81,18 @@ class RandomShortestSize(_RandomSize):
 
 
 class RandomResize(_RandomSize):
-    """The shorter side becomes a size drawn uniformly from [min_size, max_size) (max_size
-    excluded, as torchvision draws it)."""
+    """The shorter side becomes a size drawn uniformly from ``[min_size, max_size)``. Geometric: moves every Image,
+    Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
-    def __init__(self, min_size, max_size, interpolation=InterpolationMode.BILINEAR, antialias=True):
+    Args:
+        min_size: the smallest size.
+        max_size: the bound (excluded, as torchvision draws it).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        antialias: low-pass filter when downscaling.
+    """
+
+    def __init__(self, min_size: int, max_size: int, interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 antialias: Optional[bool] = True) -> None:
         self.min_size, self.max_size = min_size, max_size
         super().__init__(interpolation, antialias)
 

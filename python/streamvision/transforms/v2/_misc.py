@@ -4,7 +4,13 @@ torchvision (PIL or numpy in, ToImage first, ToPureTensor last) run unchanged. E
 leaves torchvision's class takes, by the same rules, and needs torch (ToPureTensor only touches
 tv_tensors, which exist only with torch)."""
 
+from __future__ import annotations
+
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import torch
 
 from ._transforms import (Transform, _is_pil, _is_pure_torch, _leaves, _map_selected, _require_torch, _selected,
                           _torch, _tv_tensors)
@@ -22,7 +28,7 @@ class ToImage(Transform):
     images to tv_tensors.Image (CHW, values unchanged). Without torchvision installed the result
     is a plain CHW torch tensor, which streamvision's transforms treat as the image."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         _require_torch("ToImage")
 
     def forward(self, *inputs):
@@ -73,12 +79,17 @@ class ToPureTensor(Transform):
 
 
 class LinearTransformation(Transform):
-    """(image flattened over C, H, W - mean_vector) @ transformation_matrix, e.g. ZCA whitening.
-    A torch matrix product (numpy images go through torch.from_numpy and come back as numpy)."""
+    """``(image flattened over C, H, W - mean_vector) @ transformation_matrix``, e.g. ZCA whitening. A torch matrix
+    product (numpy images go through torch.from_numpy and come back as numpy).
+
+    Args:
+        transformation_matrix: ``[D, D]`` with ``D = C * H * W``.
+        mean_vector: ``[D]``.
+    """
 
     _passes_through_tv_tensors = True
 
-    def __init__(self, transformation_matrix, mean_vector):
+    def __init__(self, transformation_matrix: torch.Tensor, mean_vector: torch.Tensor) -> None:
         _require_torch("LinearTransformation")
         m, v = transformation_matrix, mean_vector
         if m.size(0) != m.size(1):

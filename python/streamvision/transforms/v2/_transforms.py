@@ -17,6 +17,8 @@ with the leaf's tv_tensor type intact (the functionals dispatch on it; a plain r
 leaf's type back). Photometric transforms set `_passes_through_tv_tensors = True`.
 """
 
+from __future__ import annotations
+
 import enum
 import math
 import numbers
@@ -25,10 +27,19 @@ import sys
 from collections.abc import Sequence
 import warnings
 
+from . import _fusion
+from . import _per_sample
 from . import _sample
 from . import functional as F
 from ._interpolation import InterpolationMode
 from ..._optional_torch import torch as _installed_torch
+from ..._typing import DTypeLike, Fill, InterpolationLike
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+# A transform's fill: one for every input, or one per tv_tensor type ("others" for the rest).
+FillArg = Union[Fill, Dict[Any, Fill]]
+Size = Union[int, Sequence[int]]
+Range = Union[float, Sequence[float]]
 
 __all__ = [
     "Transform", "Compose", "RandomApply", "RandomChoice", "RandomOrder", "Lambda",
@@ -243,8 +254,18 @@ class Transform(_Module):
             _Module.__init__(self)
         return self
 
-    def __init__(self):
+    def __init__(self) -> None:
         pass  # nn.Module.__init__ ran in __new__; running it again would reset the module's state
+
+    def __init_subclass__(cls, **kwargs):
+        # Every transform that draws random numbers takes per_sample=False (keyword); it is added
+        # here, once, to the __init__ of each such class rather than written into each signature.
+        super().__init_subclass__(**kwargs)
+        if _draws_random(cls) and ("__init__" in cls.__dict__ or not getattr(cls.__init__, "_takes_per_sample", False)):
+            cls.__init__ = _with_per_sample(cls.__init__)
+        if (getattr(cls.__init__, "_takes_per_sample", False) and cls.__doc__ and "per_sample" not in cls.__doc__
+                and not cls.__name__.startswith("_")):
+            cls.__doc__ = cls.__doc__.rstrip() + _PER_SAMPLE_DOC
 
     # Photometric transforms leave masks, boxes and keypoints as they are (torchvision does too).
     _passes_through_tv_tensors = False
@@ -264,7 +285,50 @@ class Transform(_Module):
         """Whether this call applies the transform (random transforms draw here)."""
         return True
 
+    # Per-sample mode (see _per_sample): set by the per_sample=... argument of random transforms.
+    per_sample = False
+
+    def _fixed_output_size(self):
+        """Whether every output has one size whatever the input's (batches become one tensor)."""
+        return False
+
+    def sample_params(self, batch):
+        """Per-sample parameters for `batch` (a tensor [N, ...] or a list of [C, H, W] tensors): a
+        BatchParams of fields [N, ...] on the batch's device, named as the transform's single-image
+        parameters, plus ``applied`` (see transforms.v2._per_sample)."""
+        if not isinstance(batch, _per_sample.Batch):
+            batch = _per_sample.Batch(batch, type(self).__name__)
+        sampler = getattr(self, "_sample_batch", None)
+        if sampler is not None and batch.device.type == "cuda":
+            return sampler(batch)
+        return _per_sample.sample_on_host(self, batch)
+
+    def apply(self, batch, params):
+        """`batch` transformed with per-sample `params` (from sample_params): image i of the result
+        equals this transform's op on image i with parameters i."""
+        if not isinstance(batch, _per_sample.Batch):
+            batch = _per_sample.Batch(batch, type(self).__name__)
+        batched = getattr(self, "_apply_batch", None)
+        out = batched(batch, params) if batched is not None else None
+        if out is None:
+            out = _per_sample.apply_per_image(self, batch, params, self._fixed_output_size())
+        return out
+
+    def _forward_image_list(self, images):
+        """An ImageList outside per-sample mode: one draw for the call, applied to every image."""
+        self.check_inputs(list(images))
+        if not self._draw_applies():
+            return images
+        params = self.make_params(list(images))
+        outs = [_keep_type(self.transform(x, params), x) for x in images]
+        return _per_sample.rebuild_list(outs, self._fixed_output_size())
+
     def forward(self, *inputs):
+        if len(inputs) == 1 and (self.per_sample or isinstance(inputs[0], _per_sample.ImageList)):
+            if self.per_sample:
+                batch = _per_sample.Batch(inputs[0], type(self).__name__)
+                return self.apply(batch, self.sample_params(batch))
+            return self._forward_image_list(inputs[0])
         sample = inputs if len(inputs) > 1 else inputs[0]
         flat = _leaves(sample)
         self.check_inputs(flat)
@@ -278,7 +342,47 @@ class Transform(_Module):
     def extra_repr(self):
         # torchvision's: the public attributes of simple types
         return ", ".join(f"{k}={v}" for k, v in vars(self).items() if not k.startswith("_") and k != "training"
+                         and not (k == "per_sample" and not v)  # torchvision's repr unless per-sample
                          and isinstance(v, (bool, int, float, str, tuple, list, enum.Enum)))
+
+
+_PER_SAMPLE_DOC = """
+
+    Per-sample mode: with ``per_sample=True`` (keyword) the input is a batch (a tensor
+    ``[N, ...]`` or a list of ``[C, H, W]`` images) and every image gets its own random
+    parameters (``sample_params`` draws them, ``apply`` applies them; see
+    :class:`~streamvision.transforms.v2.BatchParams`).
+    """
+
+
+def _compiling():
+    """True while torch.compile / torch.export traces: the batch kernels are not custom ops, so
+    a traced Compose runs its transforms one by one (each a custom op)."""
+    t = _torch()
+    return t is not None and t.compiler.is_compiling()
+
+
+def _draws_random(cls):
+    return (cls.make_params is not Transform.make_params or cls._draw_applies is not Transform._draw_applies
+            or getattr(cls, "_random_without_params", False))
+
+
+def _with_per_sample(init):
+    import functools
+    import inspect
+
+    @functools.wraps(init)
+    def __init__(self, *args, per_sample=False, **kwargs):
+        init(self, *args, **kwargs)
+        self.per_sample = bool(per_sample)
+
+    __init__._takes_per_sample = True
+    sig = inspect.signature(init)
+    params = list(sig.parameters.values())
+    extra = inspect.Parameter("per_sample", inspect.Parameter.KEYWORD_ONLY, default=False)
+    at = next((i for i, q in enumerate(params) if q.kind == inspect.Parameter.VAR_KEYWORD), len(params))
+    __init__.__signature__ = sig.replace(parameters=params[:at] + [extra] + params[at:])
+    return __init__
 
 
 def _applies(p):
@@ -298,7 +402,7 @@ def _applies(p):
 class _RandomApplied(Transform):
     """A transform applied with probability p (the decision is made once per call)."""
 
-    def __init__(self, p=0.5):
+    def __init__(self, p: float = 0.5) -> None:
         if not 0.0 <= p <= 1.0:
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
         self.p = p
@@ -331,10 +435,32 @@ def _run_in_turn(transforms, inputs):
 
 
 class Compose(Transform):
-    def __init__(self, transforms):
+    """Applies ``transforms`` one after another, as torchvision's Compose.
+
+    A prefix that one batch kernel computes (a crop or resize, a horizontal flip, ToDtype,
+    Normalize: see ``_fusion``) can run as that kernel, with the same output bit for bit.
+
+    Args:
+        transforms: the transforms (callables); several inputs are passed unpacked to each.
+        fuse: keyword-only. ``"auto"`` (the default) fuses chains whose crop or flip is per-sample
+            (their images go through the batch kernel anyway, so fusing only removes launches);
+            ``True`` fuses every recognised chain; ``False`` runs every transform on its own. For
+            one shared draw on large images the separate tiled kernels are faster today (see
+            bench/RESULTS.md), hence the default.
+    """
+
+    def __init__(self, transforms: Sequence[Callable[..., Any]], *, fuse: Union[bool, str] = "auto") -> None:
         self.transforms = _check_transforms(transforms)
+        self._fuse = fuse
 
     def forward(self, *inputs):
+        if (len(inputs) == 1 and type(inputs[0]) in (list, tuple)
+                and any(getattr(t, "per_sample", False) for t in self.transforms)):
+            inputs = (_per_sample.ImageList(inputs[0]),)  # a per-sample pipeline takes a list as a batch
+        if self._fuse and len(inputs) == 1 and isinstance(self.transforms, (list, tuple)) and not _compiling():
+            out = _fusion.run(self, inputs[0], only_per_sample=self._fuse == "auto")
+            if out is not NotImplemented:
+                return out
         return _run_in_turn(self.transforms, inputs)
 
     def extra_repr(self):
@@ -342,7 +468,14 @@ class Compose(Transform):
 
 
 class RandomApply(Compose):
-    def __init__(self, transforms, p=0.5):
+    """Applies all of ``transforms`` in turn with probability ``p``, else returns the input.
+
+    Args:
+        transforms: a sequence (or ``nn.ModuleList``) of transforms.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
+    def __init__(self, transforms: Sequence[Callable[..., Any]], p: float = 0.5) -> None:
         self.transforms = _check_transforms(transforms, module_list=True)
         if not 0.0 <= p <= 1.0:
             raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
@@ -355,7 +488,14 @@ class RandomApply(Compose):
 
 
 class RandomChoice(Transform):
-    def __init__(self, transforms, p=None):
+    """Applies one of ``transforms``, drawn with probabilities ``p``.
+
+    Args:
+        transforms: a sequence of transforms.
+        p: their relative weights (None: equal); normalised to sum to 1.
+    """
+
+    def __init__(self, transforms: Sequence[Callable[..., Any]], p: Optional[Sequence[float]] = None) -> None:
         self.transforms = _check_transforms(transforms)
         if p is None:
             p = [1] * len(transforms)
@@ -369,18 +509,33 @@ class RandomChoice(Transform):
 
 
 class RandomOrder(Compose):
+    """Applies ``transforms`` in a random order.
+
+    Args:
+        transforms: a sequence of transforms.
+    """
+
     extra_repr = Transform.extra_repr  # torchvision's repr: transforms=[...]
+
+    def __init__(self, transforms: Sequence[Callable[..., Any]]) -> None:
+        self.transforms = _check_transforms(transforms)
+        self._fuse = False  # the order changes per call
 
     def forward(self, *inputs):
         return _run_in_turn([self.transforms[i] for i in _randperm(len(self.transforms))], inputs)
 
 
 class Lambda(Transform):
-    """lambd on every leaf of the sample that is an instance of `types` (any object by default),
-    tv_tensors as they are, except plain tensors after the first (or all of them when the sample
-    holds an Image or Video): torchvision's rule."""
+    """Calls ``lambd`` on every image of the sample that is an instance of ``types`` (any object by default).
 
-    def __init__(self, lambd, *types):
+    Differences from torchvision: the function is called on the sample's images only (torchvision's on every leaf).
+
+    Args:
+        lambd: the function.
+        types: the types it applies to.
+    """
+
+    def __init__(self, lambd: Callable[[Any], Any], *types: type) -> None:
         self.lambd = lambd
         self.types = types or (object,)
 
@@ -398,20 +553,60 @@ class Lambda(Transform):
 # the same parameters (the functionals dispatch on each leaf's type). `fill` is a number, a
 # sequence, None or a dict per tv_tensor type ({tv_tensors.Image: 127, tv_tensors.Mask: 0},
 # "others" for the rest), as torchvision's.
-class RandomHorizontalFlip(_RandomApplied):
+class _RandomFlip(_RandomApplied):
+    def _sample_batch(self, batch):
+        return _per_sample.BatchParams({"applied": _per_sample.sample_coins(self.p, batch)})
+
+    def _apply_batch(self, batch, params):
+        return _per_sample.apply_flip(batch, params, self._flip)
+
     def transform(self, inpt, params):
-        return F.horizontal_flip(inpt)
+        return self._flip(inpt)
 
 
-class RandomVerticalFlip(_RandomApplied):
-    def transform(self, inpt, params):
-        return F.vertical_flip(inpt)
+class RandomHorizontalFlip(_RandomFlip):
+    """Flips the sample left to right with probability ``p``
+    (:func:`~streamvision.transforms.v2.functional.horizontal_flip`). Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
+    _flip = staticmethod(F.horizontal_flip)
+
+
+class RandomVerticalFlip(_RandomFlip):
+    """Flips the sample upside down with probability ``p``
+    (:func:`~streamvision.transforms.v2.functional.vertical_flip`). Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
+    _flip = staticmethod(F.vertical_flip)
 
 
 class Resize(Transform):
-    def __init__(self, size, interpolation=InterpolationMode.BILINEAR, max_size=None, antialias=True):
+    """Resizes the sample to ``size`` (:func:`~streamvision.transforms.v2.functional.resize`). Geometric: moves
+    every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        size: ``[height, width]``; or an int / ``[s]``: the shorter edge becomes ``s``; or None with ``max_size``.
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        max_size: the bound of the longer edge when ``size`` is one number.
+        antialias: low-pass filter when downscaling (bilinear, bicubic).
+    """
+
+    def __init__(self, size: Union[int, Sequence[int], None],
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 max_size: Optional[int] = None, antialias: Optional[bool] = True) -> None:
         self.size = [size] if isinstance(size, int) else (list(size) if size is not None else None)
         self.interpolation, self.max_size, self.antialias = interpolation, max_size, antialias
+
+    def _fixed_output_size(self):
+        return self.size is not None and len(self.size) == 2
 
     def transform(self, inpt, params):
         return F.resize(inpt, self.size, interpolation=self.interpolation, max_size=self.max_size,
@@ -419,8 +614,18 @@ class Resize(Transform):
 
 
 class CenterCrop(Transform):
-    def __init__(self, size):
+    """Crops the centre of the sample (zero-padded where the image is smaller). Geometric: moves every Image, Video,
+    Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        size: ``[height, width]`` or an int for a square.
+    """
+
+    def __init__(self, size: Size) -> None:
         self.size = _setup_size(size)
+
+    def _fixed_output_size(self):
+        return True
 
     def transform(self, inpt, params):
         return F.center_crop(inpt, self.size)
@@ -443,7 +648,14 @@ class _MultiCrop(Transform):
 
 
 class FiveCrop(_MultiCrop):
-    def __init__(self, size):
+    """The four corners and the centre crop of ``size``: each image or video becomes a tuple of 5. Masks and boxes
+    raise TypeError, keypoints pass through (as torchvision).
+
+    Args:
+        size: ``[height, width]`` or an int for a square.
+    """
+
+    def __init__(self, size: Size) -> None:
         self.size = _setup_size(size)
 
     def _crops(self, inpt):
@@ -451,7 +663,14 @@ class FiveCrop(_MultiCrop):
 
 
 class TenCrop(_MultiCrop):
-    def __init__(self, size, vertical_flip=False):
+    """:class:`FiveCrop` of the image and of its flipped copy (a tuple of 10).
+
+    Args:
+        size: ``[height, width]`` or an int for a square.
+        vertical_flip: flip upside down instead of left to right.
+    """
+
+    def __init__(self, size: Size, vertical_flip: bool = False) -> None:
         self.size, self.vertical_flip = _setup_size(size), vertical_flip
 
     def _crops(self, inpt):
@@ -459,7 +678,17 @@ class TenCrop(_MultiCrop):
 
 
 class Pad(Transform):
-    def __init__(self, padding, fill=0, padding_mode="constant"):
+    """Pads the sample's borders (:func:`~streamvision.transforms.v2.functional.pad`). Geometric: moves every Image,
+    Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        padding: one number, ``[left/right, top/bottom]`` or ``[left, top, right, bottom]``.
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        padding_mode: ``"constant"``, ``"edge"``, ``"reflect"`` or ``"symmetric"``.
+    """
+
+    def __init__(self, padding: Size, fill: FillArg = 0, padding_mode: str = "constant") -> None:
         self.padding, self.fill, self.padding_mode = padding, fill, padding_mode
         self._fill = _setup_fill(fill)
 
@@ -468,7 +697,20 @@ class Pad(Transform):
 
 
 class RandomCrop(Transform):
-    def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
+    """Crops a random window of ``size``, after optional padding. Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        size: ``[height, width]`` or an int for a square.
+        padding: padding applied first (as :class:`Pad`), or None.
+        pad_if_needed: pad an image smaller than ``size`` up to it.
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        padding_mode: as :class:`Pad`'s.
+    """
+
+    def __init__(self, size: Size, padding: Optional[Size] = None, pad_if_needed: bool = False, fill: FillArg = 0,
+                 padding_mode: str = "constant") -> None:
         self.size = _setup_size(size)
         self.padding, self.pad_if_needed, self.fill, self.padding_mode = padding, pad_if_needed, fill, padding_mode
         self._fill = _setup_fill(fill)
@@ -499,6 +741,9 @@ class RandomCrop(Transform):
         left = _randint(0, w - cw + 1) if w > cw else 0
         return dict(padding=pad if any(pad) else None, crop=h > ch or w > cw, top=top, left=left)
 
+    def _fixed_output_size(self):
+        return True
+
     def transform(self, inpt, params):
         if params["padding"] is not None:
             inpt = F.pad(inpt, params["padding"], fill=_get_fill(self._fill, inpt), padding_mode=self.padding_mode)
@@ -508,8 +753,22 @@ class RandomCrop(Transform):
 
 
 class RandomResizedCrop(Transform):
-    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=InterpolationMode.BILINEAR,
-                 antialias=True):
+    """Crops a random window (area fraction in ``scale``, aspect ratio in ``ratio``) and resizes it to ``size``, as
+    torchvision draws it. Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with
+    the same parameters.
+
+    Args:
+        size: the output ``[height, width]`` or an int for a square.
+        scale: the window's area range, as a fraction of the image's.
+        ratio: the window's aspect ratio range (width / height, drawn log-uniformly).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.resize`).
+        antialias: low-pass filter when downscaling.
+    """
+
+    def __init__(self, size: Size, scale: Tuple[float, float] = (0.08, 1.0),
+                 ratio: Tuple[float, float] = (3.0 / 4.0, 4.0 / 3.0),
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 antialias: Optional[bool] = True) -> None:
         self.size = _setup_size(size)
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
             raise ValueError("Scale and ratio should be of kind (min, max)")
@@ -539,6 +798,15 @@ class RandomResizedCrop(Transform):
             w, h = width, height
         return dict(top=(height - h) // 2, left=(width - w) // 2, height=h, width=w)
 
+    def _fixed_output_size(self):
+        return True
+
+    def _sample_batch(self, batch):
+        return _per_sample.sample_resized_crop(self.scale, self.ratio, batch)
+
+    def _apply_batch(self, batch, params):
+        return _per_sample.apply_resized_crop(batch, params, self.size, self.interpolation, self.antialias)
+
     def transform(self, inpt, params):
         return F.resized_crop(inpt, params["top"], params["left"], params["height"], params["width"], self.size,
                               interpolation=self.interpolation, antialias=self.antialias)
@@ -555,7 +823,20 @@ def _degrees(degrees, name="degrees"):
 
 
 class RandomRotation(Transform):
-    def __init__(self, degrees, interpolation=InterpolationMode.NEAREST, expand=False, center=None, fill=0):
+    """Rotates the sample by an angle drawn uniformly from ``degrees``. Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        degrees: ``(min, max)`` degrees, or ``d`` for ``(-d, d)``.
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.rotate`).
+        expand: enlarge the output to hold the whole rotated image.
+        center: the rotation centre ``[x, y]`` (None: the image's centre).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+    """
+
+    def __init__(self, degrees: Range, interpolation: InterpolationLike = InterpolationMode.NEAREST,
+                 expand: bool = False, center: Optional[Sequence[float]] = None, fill: FillArg = 0) -> None:
         self.degrees = _degrees(degrees)
         self.interpolation, self.expand, self.center, self.fill = interpolation, expand, center, fill
         self._fill = _setup_fill(fill)
@@ -569,8 +850,25 @@ class RandomRotation(Transform):
 
 
 class RandomAffine(Transform):
-    def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation=InterpolationMode.NEAREST,
-                 fill=0, center=None):
+    """A random affine transformation (rotation, translation, scale, shear), drawn as torchvision draws it.
+    Geometric: moves every Image, Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        degrees: rotation range ``(min, max)``, or ``d`` for ``(-d, d)``.
+        translate: ``(a, b)``: the largest horizontal and vertical shifts as fractions of width and height (None:
+            none).
+        scale: ``(min, max)`` scale factor range (None: 1).
+        shear: ``d``, ``(min, max)`` (x only) or ``(xmin, xmax, ymin, ymax)`` degrees (None: none).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.affine`).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+        center: the centre ``[x, y]`` (None: the image's centre).
+    """
+
+    def __init__(self, degrees: Range, translate: Optional[Sequence[float]] = None,
+                 scale: Optional[Sequence[float]] = None, shear: Optional[Range] = None,
+                 interpolation: InterpolationLike = InterpolationMode.NEAREST, fill: FillArg = 0,
+                 center: Optional[Sequence[float]] = None) -> None:
         self.degrees = _degrees(degrees)
         self.translate, self.scale = translate, scale
         if shear is not None:
@@ -600,7 +898,20 @@ class RandomAffine(Transform):
 
 
 class RandomPerspective(_RandomApplied):
-    def __init__(self, distortion_scale=0.5, p=0.5, interpolation=InterpolationMode.BILINEAR, fill=0):
+    """A random perspective transformation with probability ``p``. Geometric: moves every Image, Video, Mask,
+    BoundingBoxes and KeyPoints of the sample with the same parameters.
+
+    Args:
+        distortion_scale: how far the corners may move, in [0, 1].
+        p: the probability that the transform applies (drawn once per call).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.perspective`).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+    """
+
+    def __init__(self, distortion_scale: float = 0.5, p: float = 0.5,
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 fill: FillArg = 0) -> None:
         super().__init__(p)
         if not 0 <= distortion_scale <= 1:
             raise ValueError("Argument distortion_scale value should be between 0 and 1")
@@ -625,9 +936,21 @@ class RandomPerspective(_RandomApplied):
 
 
 class ElasticTransform(Transform):
-    """The displacement field is drawn with torch on the host, as torchvision does."""
+    """An elastic deformation: a random displacement field (drawn with torch on the host, then blurred, as
+    torchvision) applied with :func:`~streamvision.transforms.v2.functional.elastic`. Geometric: moves every Image,
+    Video, Mask, BoundingBoxes and KeyPoints of the sample with the same parameters.
 
-    def __init__(self, alpha=50.0, sigma=5.0, interpolation=InterpolationMode.BILINEAR, fill=0):
+    Args:
+        alpha: the displacement's magnitude (one number or per axis).
+        sigma: the smoothing of the field (one number or per axis).
+        interpolation: the interpolation mode (see :func:`~streamvision.transforms.v2.functional.elastic`).
+        fill: the value of pixels from outside the image: a number, one per channel, None, or a dict from tv_tensor
+            type to fill (e.g. ``{tv_tensors.Image: 127, tv_tensors.Mask: 0}``; ``"others"`` for the rest).
+    """
+
+    def __init__(self, alpha: Range = 50.0, sigma: Range = 5.0,
+                 interpolation: InterpolationLike = InterpolationMode.BILINEAR,
+                 fill: FillArg = 0) -> None:
         self.alpha = [float(alpha)] * 2 if isinstance(alpha, numbers.Number) else [float(a) for a in alpha]
         self.sigma = [float(sigma)] * 2 if isinstance(sigma, numbers.Number) else [float(s) for s in sigma]
         self.interpolation, self.fill = interpolation, fill
@@ -658,11 +981,31 @@ class ElasticTransform(Transform):
 
 # ---- colour ------------------------------------------------------------------------------------
 class ColorJitter(Transform):
-    def __init__(self, brightness=None, contrast=None, saturation=None, hue=None):
+    """Changes brightness, contrast, saturation and hue by random factors, in a random order. Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        brightness: ``f`` for ``[max(0, 1 - f), 1 + f]`` or ``(min, max)``; None: unchanged.
+        contrast: as ``brightness``.
+        saturation: as ``brightness``.
+        hue: ``f`` for ``[-f, f]`` or ``(min, max)``, within [-0.5, 0.5]; None: unchanged.
+    """
+
+    def __init__(self, brightness: Optional[Range] = None, contrast: Optional[Range] = None,
+                 saturation: Optional[Range] = None, hue: Optional[Range] = None) -> None:
         self.brightness = _setup_range(brightness, "brightness") if brightness is not None else None
         self.contrast = _setup_range(contrast, "contrast") if contrast is not None else None
         self.saturation = _setup_range(saturation, "saturation") if saturation is not None else None
         self.hue = _setup_range(hue, "hue", center=0, bound=(-0.5, 0.5), clip_first_on_zero=False) if hue is not None else None
+
+    def _ranges(self):
+        return (self.brightness, self.contrast, self.saturation, self.hue)
+
+    def _sample_batch(self, batch):
+        return _per_sample.sample_color_jitter(self._ranges(), batch)
+
+    def _apply_batch(self, batch, params):
+        return _per_sample.apply_color_jitter(batch, params, self._ranges())
 
     def make_params(self, images):
         pick = lambda r: None if r is None else _uniform(r[0], r[1])  # noqa: E731
@@ -683,7 +1026,14 @@ class ColorJitter(Transform):
 
 
 class Grayscale(Transform):
-    def __init__(self, num_output_channels=1):
+    """Converts RGB images to grayscale. Photometric: changes Images and Videos (and the plain image); masks, boxes
+    and keypoints pass through.
+
+    Args:
+        num_output_channels: 1, or 3 (the gray value repeated).
+    """
+
+    def __init__(self, num_output_channels: int = 1) -> None:
         self.num_output_channels = num_output_channels
 
     def transform(self, image, params):
@@ -691,7 +1041,14 @@ class Grayscale(Transform):
 
 
 class RandomGrayscale(_RandomApplied):
-    def __init__(self, p=0.1):
+    """Converts images to grayscale (keeping their channel count) with probability ``p``. Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
+    def __init__(self, p: float = 0.1) -> None:
         super().__init__(p)
 
     def transform(self, image, params):
@@ -699,7 +1056,15 @@ class RandomGrayscale(_RandomApplied):
 
 
 class GaussianBlur(Transform):
-    def __init__(self, kernel_size, sigma=(0.1, 2.0)):
+    """Blurs with a Gaussian kernel whose sigma is drawn uniformly from ``sigma``. Photometric: changes Images and
+    Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        kernel_size: ``[kx, ky]`` or an int; odd and positive.
+        sigma: ``(min, max)`` or a fixed sigma.
+    """
+
+    def __init__(self, kernel_size: Size, sigma: Range = (0.1, 2.0)) -> None:
         self.kernel_size = _setup_size(kernel_size, "kernel_size")
         for k in self.kernel_size:
             if k <= 0 or k % 2 == 0:
@@ -717,7 +1082,18 @@ class GaussianBlur(Transform):
 
 
 class GaussianNoise(Transform):
-    def __init__(self, mean=0.0, sigma=0.1, clip=True):
+    """Adds Gaussian noise (:func:`~streamvision.transforms.v2.functional.gaussian_noise`). Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        mean: the noise's mean.
+        sigma: its standard deviation.
+        clip: clamp the result to the dtype's range.
+    """
+
+    _random_without_params = True  # the noise itself
+
+    def __init__(self, mean: float = 0.0, sigma: float = 0.1, clip: bool = True) -> None:
         self.mean, self.sigma, self.clip = mean, sigma, clip
 
     def transform(self, image, params):
@@ -725,12 +1101,27 @@ class GaussianNoise(Transform):
 
 
 class RandomInvert(_RandomApplied):
+    """Inverts images with probability ``p``. Photometric: changes Images and Videos (and the plain image); masks,
+    boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def transform(self, image, params):
         return F.invert(image)
 
 
 class RandomPosterize(_RandomApplied):
-    def __init__(self, bits, p=0.5):
+    """Posterizes images to ``bits`` bits with probability ``p``. Photometric: changes Images and Videos (and the
+    plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        bits: the bits kept.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
+    def __init__(self, bits: int, p: float = 0.5) -> None:
         super().__init__(p)
         self.bits = bits
 
@@ -739,7 +1130,15 @@ class RandomPosterize(_RandomApplied):
 
 
 class RandomSolarize(_RandomApplied):
-    def __init__(self, threshold, p=0.5):
+    """Solarizes images (inverts values at or above ``threshold``) with probability ``p``. Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        threshold: the threshold, in the dtype's value range.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
+    def __init__(self, threshold: float, p: float = 0.5) -> None:
         super().__init__(p)
         self.threshold = threshold
 
@@ -748,17 +1147,39 @@ class RandomSolarize(_RandomApplied):
 
 
 class RandomAutocontrast(_RandomApplied):
+    """Autocontrasts images with probability ``p``. Photometric: changes Images and Videos (and the plain image);
+    masks, boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def transform(self, image, params):
         return F.autocontrast(image)
 
 
 class RandomEqualize(_RandomApplied):
+    """Equalizes images' histograms with probability ``p``. Photometric: changes Images and Videos (and the plain
+    image); masks, boxes and keypoints pass through.
+
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+    """
+
     def transform(self, image, params):
         return F.equalize(image)
 
 
 class RandomAdjustSharpness(_RandomApplied):
-    def __init__(self, sharpness_factor, p=0.5):
+    """Adjusts sharpness by ``sharpness_factor`` with probability ``p``. Photometric: changes Images and Videos (and
+    the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        sharpness_factor: 0 smooths, 1 keeps, 2 sharpens.
+        p: the probability that the transform applies (drawn once per call).
+    """
+
+    def __init__(self, sharpness_factor: float, p: float = 0.5) -> None:
         super().__init__(p)
         self.sharpness_factor = sharpness_factor
 
@@ -767,9 +1188,20 @@ class RandomAdjustSharpness(_RandomApplied):
 
 
 class RandomErasing(_RandomApplied):
-    """value: a number, one per channel, or "random" (normal noise), as in torchvision."""
+    """Erases a random rectangle of each image with probability ``p``, as torchvision draws it. Photometric: changes
+    Images and Videos (and the plain image); masks, boxes and keypoints pass through.
 
-    def __init__(self, p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0.0, inplace=False):
+    Args:
+        p: the probability that the transform applies (drawn once per call).
+        scale: the rectangle's area range, as a fraction of the image's.
+        ratio: its aspect ratio range.
+        value: a number, one per channel, or ``"random"`` (standard normal noise, drawn with torch).
+        inplace: write into the input.
+    """
+
+    def __init__(self, p: float = 0.5, scale: Tuple[float, float] = (0.02, 0.33),
+                 ratio: Tuple[float, float] = (0.3, 3.3),
+                 value: Union[float, Sequence[float], str] = 0.0, inplace: bool = False) -> None:
         super().__init__(p)
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
             raise ValueError("Scale and ratio should be of kind (min, max)")
@@ -831,7 +1263,15 @@ class RandomErasing(_RandomApplied):
 
 # ---- conversion --------------------------------------------------------------------------------
 class ToDtype(Transform):
-    def __init__(self, dtype, scale=False):
+    """Converts images to ``dtype`` (:func:`~streamvision.transforms.v2.functional.to_dtype`); other tv_tensors are
+    cast without scaling.
+
+    Args:
+        dtype: the dtype (torch, numpy or streamvision dtype, or its name).
+        scale: map the value range to the new dtype's.
+    """
+
+    def __init__(self, dtype: DTypeLike, scale: bool = False) -> None:
         self.dtype, self.scale = dtype, scale
 
     def transform(self, image, params):
@@ -839,7 +1279,16 @@ class ToDtype(Transform):
 
 
 class Normalize(Transform):
-    def __init__(self, mean, std, inplace=False):
+    """Normalizes float images per channel: ``(x - mean[c]) / std[c]``. Photometric: changes Images and Videos (and
+    the plain image); masks, boxes and keypoints pass through.
+
+    Args:
+        mean: one value per channel.
+        std: one value per channel.
+        inplace: write into the input.
+    """
+
+    def __init__(self, mean: Sequence[float], std: Sequence[float], inplace: bool = False) -> None:
         self.mean, self.std, self.inplace = list(mean), list(std), inplace
 
     def transform(self, image, params):

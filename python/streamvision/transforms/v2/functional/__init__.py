@@ -10,7 +10,6 @@ box/keypoint functionals (format conversion, clamping, sanitizing) are in _meta.
 take Image and Video (their type kept) and refuse masks, boxes and keypoints as torchvision does
 (_photometric); all reach the C++ kernels through _kernels."""
 
-from ._kernels import get_dimensions, get_num_channels, to_channels_last, to_contiguous
 from ._photometric import (
     adjust_brightness,
     adjust_contrast,
@@ -47,12 +46,17 @@ from ._geometry import (
     ten_crop,
     vertical_flip,
 )
+from ._batch import color_jitter_batch, resized_crop_batch
 from ._meta import (
     clamp_bounding_boxes,
     clamp_keypoints,
     convert_bounding_box_format,
+    get_dimensions,
+    get_num_channels,
     get_size,
     sanitize_bounding_boxes,
+    to_channels_last,
+    to_contiguous,
 )
 
 from .._interpolation import InterpolationMode
@@ -63,4 +67,53 @@ vflip = vertical_flip
 to_grayscale = rgb_to_grayscale
 elastic_transform = elastic
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+__all__ = [
+    "InterpolationMode",
+    "adjust_brightness",
+    "adjust_contrast",
+    "adjust_gamma",
+    "adjust_hue",
+    "adjust_saturation",
+    "adjust_sharpness",
+    "affine",
+    "autocontrast",
+    "center_crop",
+    "clamp_bounding_boxes",
+    "clamp_keypoints",
+    "color_jitter_batch",
+    "convert_bounding_box_format",
+    "crop",
+    "elastic",
+    "elastic_transform",
+    "equalize",
+    "erase",
+    "five_crop",
+    "gaussian_blur",
+    "gaussian_noise",
+    "get_dimensions",
+    "get_num_channels",
+    "get_size",
+    "grayscale_to_rgb",
+    "hflip",
+    "horizontal_flip",
+    "invert",
+    "normalize",
+    "pad",
+    "permute_channels",
+    "perspective",
+    "posterize",
+    "resize",
+    "resized_crop",
+    "resized_crop_batch",
+    "rgb_to_grayscale",
+    "rotate",
+    "sanitize_bounding_boxes",
+    "solarize",
+    "ten_crop",
+    "to_channels_last",
+    "to_contiguous",
+    "to_dtype",
+    "to_grayscale",
+    "vertical_flip",
+    "vflip",
+]

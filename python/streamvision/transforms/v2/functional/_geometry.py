@@ -8,14 +8,35 @@ KeyPoints. Arguments that only images use (interpolation, antialias, fill) are i
 and keypoints, as in torchvision.
 """
 
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple, Union
+
 from . import _kernels
 from ._dispatch import dispatch
 from .._interpolation import InterpolationMode
 
+from ...._docs import op_doc
+from ...._typing import Fill, ImageLike, ImageT, InterpolationLike, StreamLike
+
 NEAREST = InterpolationMode.NEAREST
 
+# What every geometric functional does with torchvision's tv_tensors (the dtype section's tail).
+_TV = ("tv_tensors.Image and Video run the image kernel; Mask the same kernel with NEAREST; BoundingBoxes "
+       "(every format) and KeyPoints torch math on their device, with the new canvas_size. Each keeps its type.")
 
-def horizontal_flip(inpt, *, stream=None):
+
+@op_doc("all", extra=_TV)
+def horizontal_flip(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> ImageT:
+    """Flips the image (its last dim) left to right.
+
+    Args:
+        inpt: the image ``[..., H, W]``, or a tv_tensor (Image, Video, Mask, BoundingBoxes, KeyPoints).
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The flipped image, of ``inpt``'s kind.
+    """
     return dispatch("horizontal_flip", inpt, stream,
                     image=lambda x: _kernels.horizontal_flip(x, stream=stream),
                     mask=lambda x: _kernels.horizontal_flip(x, stream=stream),
@@ -23,7 +44,17 @@ def horizontal_flip(inpt, *, stream=None):
                     keypoints=lambda m, k, canvas: m.horizontal_flip(k, canvas))
 
 
-def vertical_flip(inpt, *, stream=None):
+@op_doc("all", extra=_TV)
+def vertical_flip(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> ImageT:
+    """Flips the image (dim -2) upside down.
+
+    Args:
+        inpt: the image ``[..., H, W]``, or a tv_tensor (Image, Video, Mask, BoundingBoxes, KeyPoints).
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The flipped image, of ``inpt``'s kind.
+    """
     return dispatch("vertical_flip", inpt, stream,
                     image=lambda x: _kernels.vertical_flip(x, stream=stream),
                     mask=lambda x: _kernels.vertical_flip(x, stream=stream),
@@ -31,7 +62,27 @@ def vertical_flip(inpt, *, stream=None):
                     keypoints=lambda m, k, canvas: m.vertical_flip(k, canvas))
 
 
-def resize(inpt, size, interpolation=None, max_size=None, antialias=True, *, stream=None):
+@op_doc("geometry", extra=_TV, differs=(
+    "A ``size`` of more than two values raises (torchvision uses two of them). uint8 bicubic follows PyTorch's "
+    "CPU integer path (int16 weights) on both engines; uint8 bilinear follows torchvision per device."))
+def resize(inpt: ImageT, size: Union[int, Sequence[int], None], interpolation: Optional[InterpolationLike] = None,
+           max_size: Optional[int] = None, antialias: Optional[bool] = True, *,
+           stream: Optional[StreamLike] = None) -> ImageT:
+    """Resizes the image to ``size``.
+
+    Args:
+        inpt: the image ``[..., C, H, W]``, or a tv_tensor.
+        size: ``[height, width]``; or ``[s]`` / ``s``: the shorter edge becomes ``s`` and the other keeps the
+            aspect ratio; or None: the longer edge becomes ``max_size``.
+        interpolation: ``NEAREST``, ``NEAREST_EXACT``, ``BILINEAR`` (the default, also for None) or
+            ``BICUBIC``; other modes raise NotImplementedError.
+        max_size: the longest the longer edge may become when ``size`` is one number (or None).
+        antialias: low-pass filter when downscaling (bilinear and bicubic), as PIL does.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The resized image, of ``inpt``'s kind.
+    """
     return dispatch("resize", inpt, stream,
                     image=lambda x: _kernels.resize(x, size, interpolation, max_size, antialias, stream=stream),
                     mask=lambda x: _kernels.resize(x, size, NEAREST, max_size, stream=stream),
@@ -39,7 +90,26 @@ def resize(inpt, size, interpolation=None, max_size=None, antialias=True, *, str
                     keypoints=lambda m, k, canvas: m.resize(k, canvas, size, max_size))
 
 
-def resized_crop(inpt, top, left, height, width, size, interpolation=None, antialias=True, *, stream=None):
+@op_doc("geometry", extra=_TV)
+def resized_crop(inpt: ImageT, top: int, left: int, height: int, width: int, size: Sequence[int],
+                 interpolation: Optional[InterpolationLike] = None, antialias: Optional[bool] = True, *,
+                 stream: Optional[StreamLike] = None) -> ImageT:
+    """Crops the window ``[top, top + height) x [left, left + width)`` and resizes it to ``size``.
+
+    Args:
+        inpt: the image ``[..., C, H, W]``, or a tv_tensor.
+        top: the window's first row (may lie outside the image: zeros there).
+        left: the window's first column.
+        height: the window's height.
+        width: the window's width.
+        size: the output ``[height, width]`` (or ``[s]``, as in :func:`resize`).
+        interpolation: as in :func:`resize` (None: ``BILINEAR``).
+        antialias: as in :func:`resize`.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The resized window, of ``inpt``'s kind.
+    """
     return dispatch("resized_crop", inpt, stream,
                     image=lambda x: _kernels.resized_crop(x, top, left, height, width, size, interpolation, antialias,
                                                           stream=stream),
@@ -48,7 +118,24 @@ def resized_crop(inpt, top, left, height, width, size, interpolation=None, antia
                     keypoints=lambda m, k, canvas: m.resized_crop(k, canvas, top, left, height, width, size))
 
 
-def crop(inpt, top, left, height, width, *, stream=None):
+@op_doc("all", extra=_TV, differs=(
+    "The result is always ``[height, width]``; torchvision returns a wrong shape for a window wholly above or "
+    "left of the image."))
+def crop(inpt: ImageT, top: int, left: int, height: int, width: int, *,
+         stream: Optional[StreamLike] = None) -> ImageT:
+    """The window ``[top, top + height) x [left, left + width)`` of the image; outside the image is zero.
+
+    Args:
+        inpt: the image ``[..., H, W]``, or a tv_tensor.
+        top: the window's first row (negative: above the image).
+        left: the window's first column (negative: left of the image).
+        height: the window's height.
+        width: the window's width.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The window ``[..., height, width]``, of ``inpt``'s kind.
+    """
     return dispatch("crop", inpt, stream,
                     image=lambda x: _kernels.crop(x, top, left, height, width, stream=stream),
                     mask=lambda x: _kernels.crop(x, top, left, height, width, stream=stream),
@@ -56,7 +143,19 @@ def crop(inpt, top, left, height, width, *, stream=None):
                     keypoints=lambda m, k, canvas: m.crop(k, canvas, top, left, height, width))
 
 
-def center_crop(inpt, output_size, *, stream=None):
+@op_doc("all", extra=_TV)
+def center_crop(inpt: ImageT, output_size: Union[int, Sequence[int]], *,
+                stream: Optional[StreamLike] = None) -> ImageT:
+    """The centred window of ``output_size``, zero-padded where it is larger than the image.
+
+    Args:
+        inpt: the image ``[..., H, W]``, or a tv_tensor.
+        output_size: ``[height, width]``, or one number for a square.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The window, of ``inpt``'s kind.
+    """
     return dispatch("center_crop", inpt, stream,
                     image=lambda x: _kernels.center_crop(x, output_size, stream=stream),
                     mask=lambda x: _kernels.center_crop(x, output_size, stream=stream),
@@ -64,7 +163,21 @@ def center_crop(inpt, output_size, *, stream=None):
                     keypoints=lambda m, k, canvas: m.center_crop(k, canvas, output_size))
 
 
-def pad(inpt, padding, fill=None, padding_mode="constant", *, stream=None):
+@op_doc("all", extra=_TV)
+def pad(inpt: ImageT, padding: Union[int, Sequence[int]], fill: Fill = None, padding_mode: str = "constant", *,
+        stream: Optional[StreamLike] = None) -> ImageT:
+    """Pads the image's borders.
+
+    Args:
+        inpt: the image ``[..., H, W]``, or a tv_tensor.
+        padding: one number for every side; ``[left/right, top/bottom]``; or ``[left, top, right, bottom]``.
+        fill: the value of constant padding (one number, or one per channel); None: 0.
+        padding_mode: ``"constant"``, ``"edge"``, ``"reflect"`` or ``"symmetric"``.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The padded image, of ``inpt``'s kind.
+    """
     def mask(x):
         from ._masks import pad_fill
 
@@ -77,7 +190,26 @@ def pad(inpt, padding, fill=None, padding_mode="constant", *, stream=None):
                     keypoints=lambda m, k, canvas: m.pad(k, canvas, padding, padding_mode))
 
 
-def rotate(inpt, angle, interpolation=None, expand=False, center=None, fill=None, *, stream=None):
+@op_doc("geometry", extra="Right angles: every dtype. " + _TV)
+def rotate(inpt: ImageT, angle: float, interpolation: Optional[InterpolationLike] = None, expand: bool = False,
+           center: Optional[Sequence[float]] = None, fill: Fill = None, *,
+           stream: Optional[StreamLike] = None) -> ImageT:
+    """Rotates the image counter-clockwise by ``angle`` degrees.
+
+    Multiples of 90 degrees are exact copies (every dtype); other angles sample as :func:`affine` does.
+
+    Args:
+        inpt: the image ``[..., C, H, W]``, or a tv_tensor.
+        angle: degrees, counter-clockwise.
+        interpolation: ``NEAREST`` or ``BILINEAR`` (None: ``NEAREST``).
+        expand: enlarge the output to hold the whole rotated image.
+        center: the rotation centre ``[x, y]`` in pixels; None: the image's centre.
+        fill: the value of pixels from outside the image (one number, or one per channel); None: 0.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The rotated image, of ``inpt``'s kind.
+    """
     return dispatch("rotate", inpt, stream,
                     image=lambda x: _kernels.rotate(x, angle, interpolation, expand, center, fill, stream=stream),
                     mask=lambda x: _kernels.rotate(x, angle, NEAREST, expand, center, fill, stream=stream),
@@ -85,7 +217,26 @@ def rotate(inpt, angle, interpolation=None, expand=False, center=None, fill=None
                     keypoints=lambda m, k, canvas: m.rotate(k, canvas, angle, expand, center))
 
 
-def affine(inpt, angle, translate, scale, shear, interpolation=None, fill=None, center=None, *, stream=None):
+@op_doc("geometry", extra=_TV)
+def affine(inpt: ImageT, angle: float, translate: Sequence[float], scale: float, shear: Union[float, Sequence[float]],
+           interpolation: Optional[InterpolationLike] = None, fill: Fill = None,
+           center: Optional[Sequence[float]] = None, *, stream: Optional[StreamLike] = None) -> ImageT:
+    """Applies an affine transformation (rotation, translation, scale, shear), keeping the image's size.
+
+    Args:
+        inpt: the image ``[..., C, H, W]``, or a tv_tensor.
+        angle: rotation in degrees, clockwise.
+        translate: ``[tx, ty]`` in pixels.
+        scale: the scale factor (> 0).
+        shear: degrees: ``sx``, or ``[sx, sy]``.
+        interpolation: ``NEAREST`` or ``BILINEAR`` (None: ``NEAREST``).
+        fill: the value of pixels from outside the image (one number, or one per channel); None: 0.
+        center: the centre ``[x, y]`` in pixels; None: the image's centre.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The transformed image, of ``inpt``'s kind.
+    """
     return dispatch("affine", inpt, stream,
                     image=lambda x: _kernels.affine(x, angle, translate, scale, shear, interpolation, fill, center,
                                                     stream=stream),
@@ -95,7 +246,30 @@ def affine(inpt, angle, translate, scale, shear, interpolation=None, fill=None, 
                     keypoints=lambda m, k, canvas: m.affine(k, canvas, angle, translate, scale, shear, center))
 
 
-def perspective(inpt, startpoints, endpoints, interpolation=None, fill=None, coefficients=None, *, stream=None):
+@op_doc("geometry", extra=_TV, differs=(
+    "The coefficients are solved on the host as MKL's ``dgels`` solves them (torchvision's result on x86); "
+    "other BLAS builds can differ at noise level."))
+def perspective(inpt: ImageT, startpoints: Optional[Sequence[Sequence[float]]],
+                endpoints: Optional[Sequence[Sequence[float]]], interpolation: Optional[InterpolationLike] = None,
+                fill: Fill = None, coefficients: Optional[Sequence[float]] = None, *,
+                stream: Optional[StreamLike] = None) -> ImageT:
+    """Applies the perspective transformation that maps ``startpoints`` to ``endpoints``.
+
+    Args:
+        inpt: the image ``[..., C, H, W]``, or a tv_tensor.
+        startpoints: four ``[x, y]`` corners of the original image (or None with ``coefficients``).
+        endpoints: the four ``[x, y]`` points they move to.
+        interpolation: ``NEAREST`` or ``BILINEAR`` (None: ``BILINEAR``).
+        fill: the value of pixels from outside the image (one number, or one per channel); None: 0.
+        coefficients: the 8 coefficients of the output-to-input map, instead of the points.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The transformed image, of ``inpt``'s kind.
+
+    Raises:
+        RuntimeError: the points are (nearly) singular (torchvision raises ``torch.linalg.LinAlgError``).
+    """
     return dispatch("perspective", inpt, stream,
                     image=lambda x: _kernels.perspective(x, startpoints, endpoints, interpolation, fill, coefficients,
                                                          stream=stream),
@@ -105,7 +279,25 @@ def perspective(inpt, startpoints, endpoints, interpolation=None, fill=None, coe
                     keypoints=lambda m, k, canvas: m.perspective(k, canvas, startpoints, endpoints, coefficients))
 
 
-def elastic(inpt, displacement, interpolation=None, fill=None, *, stream=None):
+@op_doc("geometry", extra=_TV, differs=(
+    "float16 images sample in float32 on both engines (torchvision's CUDA path samples in float16). For boxes, a "
+    "corner on the canvas' right or bottom edge reads the last displacement (torchvision 0.26 indexes past it)."))
+def elastic(inpt: ImageT, displacement: ImageLike, interpolation: Optional[InterpolationLike] = None,
+            fill: Fill = None, *, stream: Optional[StreamLike] = None) -> ImageT:
+    """Moves every pixel by ``displacement`` (an elastic deformation).
+
+    Args:
+        inpt: the image ``[..., C, H, W]``, or a tv_tensor.
+        displacement: ``[1, H, W, 2]`` offsets in normalised coordinates ([-1, 1] spans the image), a tensor on
+            any device (moved to the image's) and of any dtype (converted to the sampling dtype: the image's
+            float dtype, float32 for integer and float16 images).
+        interpolation: ``NEAREST`` or ``BILINEAR`` (None: ``BILINEAR``).
+        fill: the value of pixels from outside the image (one number, or one per channel); None: 0.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The deformed image, of ``inpt``'s kind.
+    """
     return dispatch("elastic", inpt, stream,
                     image=lambda x: _kernels.elastic(x, displacement, interpolation, fill, stream=stream),
                     mask=lambda x: _kernels.elastic(x, displacement, NEAREST, fill, stream=stream),
@@ -114,10 +306,35 @@ def elastic(inpt, displacement, interpolation=None, fill=None, *, stream=None):
 
 
 # five_crop and ten_crop are image-only in torchvision too: masks, boxes and keypoints raise.
-def five_crop(inpt, size, *, stream=None):
+@op_doc("all")
+def five_crop(inpt: ImageT, size: Union[int, Sequence[int]], *,
+              stream: Optional[StreamLike] = None) -> Tuple[ImageT, ImageT, ImageT, ImageT, ImageT]:
+    """The four corner crops and the centre crop of ``size``.
+
+    Args:
+        inpt: the image ``[..., H, W]``, Image or Video (masks, boxes and keypoints raise TypeError).
+        size: ``[height, width]``, or one number for a square.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        ``(top_left, top_right, bottom_left, bottom_right, center)``, each of ``inpt``'s kind.
+    """
     return dispatch("five_crop", inpt, stream, image=lambda x: _kernels.five_crop(x, size, stream=stream))
 
 
-def ten_crop(inpt, size, vertical_flip=False, *, stream=None):
+@op_doc("all")
+def ten_crop(inpt: ImageT, size: Union[int, Sequence[int]], vertical_flip: bool = False, *,
+             stream: Optional[StreamLike] = None) -> Tuple[ImageT, ...]:
+    """:func:`five_crop` of the image and of its flipped copy.
+
+    Args:
+        inpt: the image ``[..., H, W]``, Image or Video (masks, boxes and keypoints raise TypeError).
+        size: ``[height, width]``, or one number for a square.
+        vertical_flip: flip upside down instead of left to right.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The five crops of the image, then the five of the flipped image.
+    """
     return dispatch("ten_crop", inpt, stream,
                     image=lambda x: _kernels.ten_crop(x, size, vertical_flip, stream=stream))

@@ -3,12 +3,92 @@ functionals (format conversion, clamping, sanitizing) with torchvision 0.26's si
 rules: a plain tensor needs its format / canvas_size passed, a tv_tensor must not be given them.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+
 from . import _kernels
 from ._dispatch import kind, tv_tensors
+from ...._docs import op_doc
+from ...._typing import ImageLike, ImageT, StreamLike
+
+if TYPE_CHECKING:
+    import torch
+
+    from torchvision.tv_tensors import BoundingBoxFormat
+
+_NO_KERNEL = ("Only the metadata is read (shape, or a tv_tensor's canvas_size): any dtype and device, "
+              "nothing runs on a stream.")
+_BOXES = ("torch math on the boxes' own device and dtype, on torch's current stream; every bounding box "
+          "format (XYXY, XYWH, CXCYWH, XYWHR, CXCYWHR, XYXYXYXY).")
 
 
-def get_size(inpt):
-    """[height, width]: of the image or mask, or a box/keypoint tensor's canvas_size."""
+@op_doc(_NO_KERNEL, stream=False)
+def get_dimensions(inpt: ImageLike) -> List[int]:
+    """``[C, H, W]`` of an image ``[..., C, H, W]`` (or an Image / Video).
+
+    Args:
+        inpt: the image.
+
+    Returns:
+        ``[channels, height, width]``.
+    """
+    return _kernels.get_dimensions(inpt)
+
+
+@op_doc(_NO_KERNEL, stream=False)
+def get_num_channels(inpt: ImageLike) -> int:
+    """The number of channels ``C`` of an image ``[..., C, H, W]`` (or an Image / Video).
+
+    Args:
+        inpt: the image.
+
+    Returns:
+        ``C``.
+    """
+    return _kernels.get_num_channels(inpt)
+
+
+@op_doc("all")
+def to_channels_last(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> ImageT:
+    """A channels_last copy of the image (``[..., C, H, W]`` with C innermost in memory); the input itself if it
+    is laid out so already. streamvision's own helper (torchvision has none).
+
+    Args:
+        inpt: the image ``[..., C, H, W]``.
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The image, of ``inpt``'s kind.
+    """
+    return _kernels.to_channels_last(inpt, stream=stream)
+
+
+@op_doc("all")
+def to_contiguous(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> ImageT:
+    """A contiguous (row-major) copy of the image; the input itself if it is contiguous already.
+    streamvision's own helper (torchvision has none).
+
+    Args:
+        inpt: the image (any shape).
+        stream: the CUDA stream to run on (see "Stream"); None: the current one.
+
+    Returns:
+        The image, of ``inpt``'s kind.
+    """
+    return _kernels.to_contiguous(inpt, stream=stream)
+
+
+@op_doc(_NO_KERNEL, stream=False)
+def get_size(inpt: ImageLike) -> List[int]:
+    """``[height, width]`` of an image or mask, or the ``canvas_size`` of BoundingBoxes / KeyPoints.
+
+    Args:
+        inpt: the image ``[..., H, W]`` or any tv_tensor.
+
+    Returns:
+        ``[height, width]``.
+    """
     k = kind(inpt)
     if k in ("BoundingBoxes", "KeyPoints"):
         return list(inpt.canvas_size)
@@ -26,10 +106,27 @@ def _is_plain_torch(inpt):
     return torch is not None and isinstance(inpt, torch.Tensor) and kind(inpt) is None
 
 
-def convert_bounding_box_format(inpt, old_format=None, new_format=None, inplace=False):
-    """Boxes in `new_format`; a plain tensor needs `old_format`. inplace=True writes the result into
-    the input where the two formats have the same width; between widths (XYXYXYXY and the 5-value
-    formats) the input is left alone (torchvision's leaves an intermediate format in it)."""
+@op_doc(_BOXES, stream=False, differs=(
+    "``inplace=True`` between formats of different widths leaves the input alone (torchvision leaves an "
+    "intermediate format in it)."))
+def convert_bounding_box_format(inpt: torch.Tensor, old_format: Optional[BoundingBoxFormat | str] = None,
+                                new_format: Optional[BoundingBoxFormat | str] = None,
+                                inplace: bool = False) -> torch.Tensor:
+    """Converts boxes to ``new_format``.
+
+    Args:
+        inpt: a ``tv_tensors.BoundingBoxes`` or a plain ``[..., K]`` torch tensor of boxes.
+        old_format: the format of a plain tensor (required for one; must be None for BoundingBoxes).
+        new_format: the format to convert to (required).
+        inplace: write the result into ``inpt`` where both formats have the same width.
+
+    Returns:
+        The boxes in ``new_format`` (BoundingBoxes keep their metadata, with the new format).
+
+    Raises:
+        TypeError: ``new_format`` is missing, or ``inpt`` is neither a torch tensor nor BoundingBoxes.
+        ValueError: ``old_format`` is missing for a plain tensor or given for BoundingBoxes.
+    """
     op = "convert_bounding_box_format"
     if new_format is None:
         raise TypeError(f"{op}() missing 1 required argument: 'new_format'")
@@ -59,8 +156,26 @@ def convert_bounding_box_format(inpt, old_format=None, new_format=None, inplace=
     return tv_tensors().wrap(out, like=inpt, format=new)
 
 
-def clamp_bounding_boxes(inpt, format=None, canvas_size=None, clamping_mode="auto"):
-    """Boxes clamped to their canvas per clamping_mode ("soft", "hard", None; "auto": the boxes' own)."""
+@op_doc(_BOXES, stream=False)
+def clamp_bounding_boxes(inpt: torch.Tensor, format: Optional[BoundingBoxFormat | str] = None,
+                         canvas_size: Optional[Tuple[int, int]] = None,
+                         clamping_mode: Optional[str] = "auto") -> torch.Tensor:
+    """Clamps boxes to their canvas.
+
+    Args:
+        inpt: a ``tv_tensors.BoundingBoxes`` or a plain torch tensor of boxes.
+        format: the boxes' format (a plain tensor only).
+        canvas_size: ``(height, width)`` of the canvas (a plain tensor only).
+        clamping_mode: ``"soft"``, ``"hard"``, None (no clamping) or ``"auto"``: the BoundingBoxes' own mode
+            (a plain tensor needs an explicit one).
+
+    Returns:
+        The clamped boxes, of ``inpt``'s kind.
+
+    Raises:
+        ValueError: metadata missing for a plain tensor, given for BoundingBoxes, or an unknown mode.
+        TypeError: ``inpt`` is neither a torch tensor nor BoundingBoxes.
+    """
     op = "clamp_bounding_boxes"
     if clamping_mode not in ("soft", "hard", "auto", None):
         raise ValueError(f"{op}: argument 'clamping_mode': expected 'soft', 'hard', 'auto' or None, got "
@@ -88,8 +203,21 @@ def clamp_bounding_boxes(inpt, format=None, canvas_size=None, clamping_mode="aut
                     f"{type(inpt).__name__}")
 
 
-def clamp_keypoints(inpt, canvas_size=None):
-    """Keypoints held inside their canvas (x in [0, W - 1], y in [0, H - 1])."""
+@op_doc(_BOXES.split(";")[0].replace("boxes'", "keypoints'") + ".", stream=False)
+def clamp_keypoints(inpt: torch.Tensor, canvas_size: Optional[Tuple[int, int]] = None) -> torch.Tensor:
+    """Holds keypoints inside their canvas (x in [0, W - 1], y in [0, H - 1]).
+
+    Args:
+        inpt: a ``tv_tensors.KeyPoints`` or a plain ``[..., 2]`` torch tensor of ``(x, y)`` points.
+        canvas_size: ``(height, width)`` of the canvas (a plain tensor only).
+
+    Returns:
+        The clamped keypoints, of ``inpt``'s kind.
+
+    Raises:
+        ValueError: ``canvas_size`` missing for a plain tensor or given for KeyPoints.
+        TypeError: ``inpt`` is neither a torch tensor nor KeyPoints.
+    """
     op = "clamp_keypoints"
     from . import _keypoints as K
 
@@ -108,10 +236,27 @@ def clamp_keypoints(inpt, canvas_size=None):
     raise TypeError(f"{op}: argument 'inpt': expected a torch.Tensor or tv_tensors.KeyPoints, got {type(inpt).__name__}")
 
 
-def sanitize_bounding_boxes(bounding_boxes, format=None, canvas_size=None, min_size=1.0, min_area=1.0):
-    """(the valid boxes, the [N] bool mask that selects them): boxes at least min_size wide and
-    high, min_area large, wholly inside the canvas. Its output shape depends on the data (one
-    host sync on CUDA), as torchvision's."""
+@op_doc(_BOXES, stream=False)
+def sanitize_bounding_boxes(bounding_boxes: torch.Tensor, format: Optional[BoundingBoxFormat | str] = None,
+                            canvas_size: Optional[Tuple[int, int]] = None, min_size: float = 1.0,
+                            min_area: float = 1.0) -> Tuple[torch.Tensor, torch.Tensor]:
+    """Removes degenerate boxes: keeps those at least ``min_size`` wide and high, ``min_area`` large and wholly
+    inside the canvas. The output's shape depends on the data, so on CUDA this synchronizes with the host
+    once, as torchvision's does.
+
+    Args:
+        bounding_boxes: a ``tv_tensors.BoundingBoxes`` or a plain ``[N, K]`` torch tensor of boxes.
+        format: the boxes' format (a plain tensor only).
+        canvas_size: ``(height, width)`` of the canvas (a plain tensor only).
+        min_size: the smallest width and height kept.
+        min_area: the smallest area kept.
+
+    Returns:
+        ``(valid_boxes, keep)``: the kept boxes (of the input's kind) and the ``[N]`` bool mask selecting them.
+
+    Raises:
+        ValueError: metadata missing for a plain tensor or given for BoundingBoxes, or another input type.
+    """
     op = "sanitize_bounding_boxes"
     from . import _box_meta as B
 

@@ -1,0 +1,114 @@
+"""Batch augmentation benchmark (per-sample parameters, variable-size batches, fusion) on one GPU.
+
+Cases, each side by side in one run (images/s; median of timed runs after warm-up, CUDA events):
+
+* ImageNet-style training batch: 256 uint8 images of random sizes 300-600 x 300-600 (a list),
+  RandomResizedCrop(224, antialias) + RandomHorizontalFlip + ToDtype(float32) + Normalize:
+  torchvision as a per-image loop, streamvision as a per-image loop, streamvision per-sample
+  (fused batch kernel), streamvision with one shared parameter set (fused);
+* the same with ColorJitter(0.4, 0.4, 0.4) after the flip;
+* a uniform batch 64x3x1080x1920 uint8 -> Resize([256, 455]) + CenterCrop(224) + flip + ToDtype
+  + Normalize: torchvision, streamvision unfused, streamvision fused.
+
+Also the effective bandwidth (bytes of the input read once plus the output written once, over the
+time) against the device-to-device copy bandwidth of the same run.
+
+    python3 bench/bench_batch.py [--json FILE]
+"""
+
+import argparse
+import json
+
+import torch
+
+import streamvision.transforms.v2 as T
+from timing import copy_bandwidth, median_ms
+
+MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+
+
+def imagenet_list(n=256, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    out = []
+    for _ in range(n):
+        h, w = (int(v) for v in torch.randint(300, 601, (2,), generator=g))
+        out.append(torch.randint(0, 256, (3, h, w), dtype=torch.uint8, generator=g).cuda())
+    return out
+
+
+def pipelines(tv, jitter):
+    """(torchvision per-image, streamvision per-image, streamvision per-sample, streamvision shared)."""
+    def steps(mod, **k):
+        s = [mod.RandomResizedCrop(224, antialias=True, **k), mod.RandomHorizontalFlip(**k)]
+        if jitter:
+            s.append(mod.ColorJitter(0.4, 0.4, 0.4, **k))
+        return s + [mod.ToDtype(torch.float32, scale=True), mod.Normalize(MEAN, STD)]
+
+    tv_one = tv.Compose(steps(tv)) if tv is not None else None
+    sv_one = T.Compose(steps(T))
+    sv_ps = T.Compose(steps(T, per_sample=True))
+    sv_shared = T.Compose(steps(T), fuse=True)
+    return tv_one, sv_one, sv_ps, sv_shared
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    try:
+        import torchvision.transforms.v2 as tv
+    except ImportError:
+        tv = None
+    props = torch.cuda.get_device_properties(0)
+    copy = copy_bandwidth()
+    print(f"{props.name}, copy bandwidth {copy:.0f} GB/s (read + write)")
+    results = []
+
+    xs = imagenet_list()
+    in_bytes = sum(x.numel() for x in xs)
+    out_bytes = len(xs) * 3 * 224 * 224 * 4
+    for jitter in (False, True):
+        tv_one, sv_one, sv_ps, sv_shared = pipelines(tv, jitter)
+        name = "rrc224+flip" + ("+jitter" if jitter else "") + "+to_dtype+normalize, 256 images 300-600"
+        cases = {}
+        if tv_one is not None:
+            cases["torchvision per-image loop"] = lambda: [tv_one(x) for x in xs]
+        cases["streamvision per-image loop"] = lambda: [sv_one(x) for x in xs]
+        cases["streamvision per-sample batch"] = lambda: sv_ps(xs)
+        uniform = torch.stack([x[:, :300, :300] for x in xs])  # a shared draw needs one size
+        cases["streamvision shared params (256x3x300x300)"] = lambda: sv_shared(uniform)
+        cases["streamvision per-sample (256x3x300x300)"] = lambda: sv_ps(uniform)
+        print(f"\n{name}")
+        for label, fn in cases.items():
+            ms = median_ms(fn)
+            ips = len(xs) / ms * 1e3
+            nbytes = (in_bytes if "300-600" in name and "300x300" not in label else uniform.numel()) + out_bytes
+            bw = nbytes / ms / 1e6
+            print(f"  {label:48s} {ms:9.3f} ms  {ips:12,.0f} images/s  {bw:7.0f} GB/s ({100 * bw / copy:4.1f}% of copy)")
+            results.append({"case": name, "impl": label, "ms": ms, "images_per_s": ips, "pct_copy": 100 * bw / copy})
+
+    x = torch.randint(0, 256, (64, 3, 1080, 1920), dtype=torch.uint8, device="cuda")
+    steps = lambda mod: [mod.Resize([256, 455], antialias=True), mod.CenterCrop(224), mod.RandomHorizontalFlip(),  # noqa: E731
+                         mod.ToDtype(torch.float32, scale=True), mod.Normalize(MEAN, STD)]
+    name = "64x3x1080x1920 resize[256,455]+center_crop224+flip+to_dtype+normalize"
+    cases = {}
+    if tv is not None:
+        tvc = tv.Compose(steps(tv))
+        cases["torchvision"] = lambda: tvc(x)
+    svu = T.Compose(steps(T), fuse=False)
+    svf = T.Compose(steps(T), fuse=True)
+    cases["streamvision unfused"] = lambda: svu(x)
+    cases["streamvision fused"] = lambda: svf(x)
+    print(f"\n{name}")
+    for label, fn in cases.items():
+        ms = median_ms(fn)
+        bw = (x.numel() + 64 * 3 * 224 * 224 * 4) / ms / 1e6
+        print(f"  {label:48s} {ms:9.3f} ms  {64 / ms * 1e3:12,.0f} images/s  {bw:7.0f} GB/s ({100 * bw / copy:4.1f}% of copy)")
+        results.append({"case": name, "impl": label, "ms": ms, "images_per_s": 64 / ms * 1e3, "pct_copy": 100 * bw / copy})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"gpu": props.name, "copy_gb_s": copy, "results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+// Batch ops: one call for a whole batch whose images each have their own parameters (the
+// per-sample mode of the transform classes); resized_crop_batch takes images of different sizes.
+//
+// resized_crop_batch: image i is cropped to boxes[i] = (top, left, height, width), resized to
+// `size` (torchvision's resized_crop), flipped horizontally when hflip[i], then optionally
+// converted (to_dtype with scale) and normalized (a `window` crops the resized image before the
+// flip, see BatchWindow): the result's image i equals that chain of
+// functionals on image i, bit for bit, in one [N, C, size[0], size[1]] tensor. On CUDA it is two
+// launches for the whole batch, whatever N and the sizes (the per-image parameters are read from
+// `boxes` and `hflip` on the device; image pointers and sizes travel in the kernel arguments), so
+// it never synchronises with the host and can be captured in a CUDA graph.
+//
+// images: [C, H, W] tensors, one device, dtype and channel count (a uniform batch passes its
+// images as views). boxes: int64 [N, 4] on the images' device. hflip: bool [N] there, or none.
+// On the CPU the boxes are checked (inside their image, height and width > 0); on CUDA they
+// cannot be read without a synchronisation, so a box is clamped into its image instead: boxes as
+// RandomResizedCrop draws them are always inside.
+// CUDA supports bilinear with antialias (RandomResizedCrop's default) for uint8 and float32
+// images; other modes raise NotImplemented there (the per-image ops remain).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "streamvision/core/registry.hpp"
+#include "streamvision/core/stream.hpp"
+#include "streamvision/core/tensor.hpp"
+#include "streamvision/functional/geometry.hpp"
+
+namespace streamvision {
+
+// What follows the resize in one pass: to_dtype(dtype, scale) when dtype is set, then
+// normalize(mean, std) when mean is not empty (needs a float dtype).
+// A window of the resized image, when the crop comes after the resize (Resize then CenterCrop):
+// each image is resized to resize_h x resize_w and the output is the window at (top, left) of
+// the output size. Without one, the output is the whole resized image.
+struct BatchWindow {
+  std::int64_t resize_h = 0, resize_w = 0, top = 0, left = 0;
+};
+
+struct BatchTail {
+  std::optional<DType> dtype;
+  bool scale = true;
+  std::vector<double> mean, std;
+};
+
+namespace ops {
+// Kernel contract: images checked (same device/dtype/channels, 3-D, non-empty), boxes int64
+// contiguous [N, 4] and hflip (or an undefined Tensor) bool contiguous [N] on their device,
+// output contiguous [N, C, out_h, out_w] of the tail's dtype; mean/std hold one value per channel.
+struct ResizedCropBatch {
+  static constexpr const char* name = "resized_crop_batch";
+  static constexpr int kMaxChannels = 4;
+  using Kernel = void (*)(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor& hflip,
+                          const Tensor& output, InterpolationMode mode, bool antialias, const BatchWindow& window,
+                          const BatchTail& tail, const Stream& stream);
+};
+// Kernel contract: images [N, 3, H, W] (any strides), factors float64 [N, 4] and order int64
+// [N, 4] contiguous on their device, output like images; enabled[k] says whether op k applies.
+struct ColorJitterBatch {
+  static constexpr const char* name = "color_jitter_batch";
+  using Kernel = void (*)(const Tensor& images, const Tensor& factors, const Tensor& order,
+                          const std::array<bool, 4>& enabled, const Tensor& output, const Stream& stream);
+};
+}  // namespace ops
+
+namespace functional {
+
+Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes, const std::vector<std::int64_t>& size,
+                          InterpolationMode interpolation = InterpolationMode::Bilinear,
+                          std::optional<bool> antialias = true, const std::optional<Tensor>& hflip = std::nullopt,
+                          const BatchTail& tail = {}, const std::optional<BatchWindow>& window = std::nullopt,
+                          const std::optional<Stream>& stream = std::nullopt);
+
+// color_jitter_batch: ColorJitter's ops with each image's own factors and order. For image i,
+// for k in order[i] (a permutation of 0 brightness, 1 contrast, 2 saturation, 3 hue): when
+// enabled[k], adjust_<op>(image, factors[i][k]); the result equals those functionals in that
+// order, bit for bit. images: [N, C, H, W] (C = 3; C = 1 on the CPU), factors float64 [N, 4],
+// order int64 [N, 4], on the images' device. On CUDA each of the four steps is one launch for
+// the batch (plus the contrast means' reduction when contrast is enabled); an order entry that
+// is not 0-3 leaves the image as it is at that step (the device cannot raise; the CPU does).
+Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order,
+                          const std::array<bool, 4>& enabled, const std::optional<Stream>& stream = std::nullopt);
+
+}  // namespace functional
+}  // namespace streamvision
+
+SV_DECLARE_KERNEL_TABLE(streamvision::ops::ResizedCropBatch)
+SV_DECLARE_KERNEL_TABLE(streamvision::ops::ColorJitterBatch)

@@ -1,0 +1,65 @@
+"""Batch functionals: one call for a batch whose images each have their own parameters."""
+
+from streamvision import _C
+
+
+def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, hflip=None, dtype=None, scale=True,
+                       mean=None, std=None, window=None, *, stream=None):
+    """Crops, resizes and optionally flips, converts and normalizes each image of a batch with its own box.
+
+    Image ``i`` of the result equals ``normalize(to_dtype(hflip?(resized_crop(images[i], *boxes[i], size,
+    interpolation, antialias)), dtype, scale), mean, std)`` bit for bit, the steps after the resize each
+    optional.
+
+    Args:
+        images: a tensor ``[N, C, H, W]`` or a sequence of ``[C, H, W]`` tensors of different sizes (one
+            device, dtype and channel count).
+        boxes: int64 ``[N, 4]`` (top, left, height, width) per image, on the images' device.
+        size: ``[height, width]`` of every output image.
+        interpolation: an InterpolationMode (bilinear by default).
+        antialias: as resize's.
+        hflip: bool ``[N]`` on the images' device (flip image i horizontally after the resize), or None.
+        dtype: the output dtype (to_dtype with ``scale``), or None to keep the input's.
+        scale: as to_dtype's.
+        mean, std: per-channel normalization after the conversion, or None.
+        window: ``(resize_h, resize_w, top, left)`` for a crop after the resize (Resize then CenterCrop):
+            each box is resized to ``resize_h x resize_w`` and the output is its ``size`` window at
+            ``(top, left)``, before the flip; None: the output is the whole resized box.
+        stream: keyword-only; as every op's (the caller's current stream by default).
+
+    Returns:
+        One tensor ``[N, C, height, width]``.
+
+    Devices and dtypes: CPU (every mode, uint8 and float images; the per-image ops in a loop) and CUDA
+    (bilinear with antialias for uint8 and float32 images, two launches for the whole batch, no
+    synchronisation, capturable in CUDA graphs; output float32, float16, bfloat16 or the input's dtype).
+    On CUDA, boxes outside their image are clamped into it (the device cannot raise); on the CPU they raise.
+    """
+    if hasattr(images, "unbind") and getattr(images, "ndim", 0) == 4:
+        images = images.unbind(0)
+    return _C.resized_crop_batch(list(images), boxes, list(size), interpolation, antialias, hflip, dtype, scale, mean, std,
+                                 None if window is None else list(window), stream=stream)
+
+
+def color_jitter_batch(images, factors, order, enabled=(True, True, True, True), *, stream=None):
+    """ColorJitter's four ops on each image of a batch with that image's own factors and order.
+
+    Image ``i`` of the result equals, for ``k`` in ``order[i]`` (a permutation of 0 brightness, 1
+    contrast, 2 saturation, 3 hue) where ``enabled[k]``, ``adjust_<op k>(image, factors[i][k])``
+    applied in turn, bit for bit.
+
+    Args:
+        images: a batch ``[N, C, H, W]`` (3 channels on CUDA; 1 or 3 on the CPU).
+        factors: float64 ``[N, 4]``: brightness, contrast, saturation, hue factors.
+        order: int64 ``[N, 4]``: the order of the ops per image.
+        enabled: four booleans: which ops apply (ColorJitter's None ranges are disabled).
+        stream: keyword-only; as every op's.
+
+    Returns:
+        A tensor like ``images``.
+
+    On CUDA: four launches for the batch (plus the contrast means' reduction per step when contrast
+    is enabled), no synchronisation, capturable; factors are not range-checked there (the device
+    cannot raise), and an order entry outside 0-3 leaves that step out. The CPU checks both.
+    """
+    return _C.color_jitter_batch(images, factors, order, [bool(e) for e in enabled], stream=stream)

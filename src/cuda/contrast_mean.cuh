@@ -1,0 +1,83 @@
+// Internal: adjust_contrast's per-image means on CUDA (the grayscale values' sum in a fixed thread
+// order and tree, kernels/reduce.hpp, the same additions as the CPU engine; then the mean), shared
+// by adjust_contrast (color_reduce.cu) and the per-sample colour jitter (batch_jitter.cu), so that
+// both blend with the same bits.
+#pragma once
+
+#include "cuda/pixels.cuh"
+#include "kernels/color.hpp"
+#include "kernels/reduce.hpp"
+
+namespace streamvision::cuda {
+
+template <int C, int V, class T>
+__global__ void __launch_bounds__(kPixelThreads)
+    contrast_reduce_kernel(DeviceImage<const T> in, PixelGrid grid, std::int64_t first_image, std::int64_t chunks,
+                           kernels::ContrastAcc<T>* partials) {
+  using Acc = kernels::ContrastAcc<T>;
+  __shared__ Acc sums[kPixelThreads];
+  std::uint32_t n, q;
+  grid.blocks.divmod(blockIdx.x, n, q);
+  const std::int64_t image = first_image + n;
+  Acc acc = 0;
+  for_each_group<C, V>(in, grid, image, q, kernels::kContrastGroupsPerThread, [&](const T (&x)[C][V], int count) {
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      if (v < count) {
+        T px[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) px[c] = x[c][v];
+        acc += kernels::contrast_value<T, C>(px);
+      }
+    }
+  });
+  const int t = threadIdx.x;
+  sums[t] = acc;
+  __syncthreads();
+  for (int s = kPixelThreads / 2; s > 0; s /= 2) {
+    if (t < s) sums[t] += sums[t + s];
+    __syncthreads();
+  }
+  if (t == 0) partials[image * chunks + q] = sums[0];
+}
+
+template <class T>
+__global__ void __launch_bounds__(256)
+    contrast_mean_kernel(const kernels::ContrastAcc<T>* partials, std::int64_t chunks, std::int64_t pixels,
+                         std::int64_t images, kernels::opmath_t<T>* means) {
+  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
+  if (n < images) means[n] = kernels::contrast_mean<T>(partials + n * chunks, chunks, pixels);
+}
+
+template <class T>
+std::int64_t contrast_means_scratch_bytes(const kernels::ImageBatch& in) {
+  constexpr int V = kernels::pixel_group_size<T>();
+  const std::int64_t chunks = kernels::PixelGroups::make(in.h, in.w, V).chunks(kernels::kContrastGroupsPerThread);
+  return Scratch::aligned_bytes<kernels::ContrastAcc<T>>(in.n * chunks) + Scratch::aligned_bytes<kernels::opmath_t<T>>(in.n);
+}
+
+// The means of every image of `in` (C = 1 or 3 channels), in `scratch` (contrast_means_scratch_bytes).
+template <class T, int C>
+const kernels::opmath_t<T>* contrast_means(const kernels::ImageBatch& in, Scratch& scratch, const Stream& stream,
+                                           const char* op) {
+  using Acc = kernels::ContrastAcc<T>;
+  constexpr int V = kernels::pixel_group_size<T>();
+  const kernels::PixelGroups groups = kernels::PixelGroups::make(in.h, in.w, V);
+  const std::int64_t chunks = groups.chunks(kernels::kContrastGroupsPerThread);
+  const PixelGrid grid = make_pixel_grid(groups, kernels::kContrastGroupsPerThread, chunks, op);
+  Acc* partials = scratch.take<Acc>(in.n * chunks);
+  kernels::opmath_t<T>* means = scratch.take<kernels::opmath_t<T>>(in.n);
+  LaunchScope scope(stream, op);
+  const DeviceImage<const T> src = device_image<const T>(in);
+  for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
+    contrast_reduce_kernel<C, V, T><<<static_cast<unsigned>(images * chunks), kPixelThreads, 0, scope.handle()>>>(
+        src, grid, first, chunks, partials);
+    scope.check_launch();
+  });
+  contrast_mean_kernel<T><<<blocks_for(in.n), kBlockThreads, 0, scope.handle()>>>(partials, chunks, in.h * in.w, in.n,
+                                                                                 means);
+  scope.check_launch();
+  return means;
+}
+
+}  // namespace streamvision::cuda

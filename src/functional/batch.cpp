@@ -1,0 +1,196 @@
+// resized_crop_batch's front end: the checks, the output, and the CPU path, which is the chain of
+// functionals itself (resized_crop, horizontal_flip, to_dtype, normalize) per image: the
+// definition the CUDA kernel (src/cuda/batch.cu) reproduces bit for bit in two launches.
+#include "streamvision/functional/batch.hpp"
+
+#include <string>
+
+#include "functional/op_context.hpp"
+#include "streamvision/functional/color.hpp"
+#include "streamvision/functional/crop.hpp"
+#include "streamvision/functional/flip.hpp"
+#include "streamvision/functional/layout.hpp"
+#include "streamvision/functional/normalize.hpp"
+#include "streamvision/functional/resize.hpp"
+#include "streamvision/functional/to_dtype.hpp"
+
+SV_DEFINE_KERNEL_TABLE(streamvision::ops::ResizedCropBatch)
+SV_DEFINE_KERNEL_TABLE(streamvision::ops::ColorJitterBatch)
+
+namespace streamvision::functional {
+
+namespace {
+
+constexpr const char* kOp = "resized_crop_batch";
+
+std::string describe(const Tensor& t) {
+  std::string dims;
+  for (int d = 0; d < t.dim(); ++d) dims += (d ? ", " : "") + std::to_string(t.size(d));
+  return std::string(dtype_name(t.dtype())) + " [" + dims + "] on " + t.device().str();
+}
+
+void check_images(const std::vector<Tensor>& images) {
+  if (images.empty()) throw Error(ErrorKind::Value, kOp, "images", "at least one image", "an empty list");
+  const Tensor& first = images.front();
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    const Tensor& x = images[i];
+    const std::string name = "images[" + std::to_string(i) + "]";
+    if (!x.defined() || x.dim() != 3) {
+      throw Error(ErrorKind::Value, kOp, name.c_str(), "a [C, H, W] image", x.defined() ? describe(x) : "an undefined tensor");
+    }
+    if (x.device() != first.device() || x.dtype() != first.dtype() || x.size(0) != first.size(0)) {
+      throw Error(ErrorKind::Value, kOp, name.c_str(), ("the device, dtype and channels of images[0] (" + describe(first) + ")").c_str(),
+                  describe(x));
+    }
+    if (x.size(1) <= 0 || x.size(2) <= 0) throw Error(ErrorKind::Value, kOp, name.c_str(), "a non-empty image", describe(x));
+  }
+  if (first.size(0) > ops::ResizedCropBatch::kMaxChannels) {
+    throw Error(ErrorKind::Value, kOp, "images", "at most 4 channels", describe(first));
+  }
+}
+
+void check_parameter(const Tensor& t, const char* name, DType dtype, const Dims& shape, const Tensor& like) {
+  bool ok = t.defined() && t.dtype() == dtype && t.device() == like.device() && t.dim() == static_cast<int>(shape.size());
+  for (std::size_t d = 0; ok && d < shape.size(); ++d) ok = t.size(static_cast<int>(d)) == shape[d];
+  if (!ok) {
+    std::string want = std::string(dtype_name(dtype)) + " [";
+    for (std::size_t d = 0; d < shape.size(); ++d) want += (d ? ", " : "") + std::to_string(shape[d]);
+    want += "] on " + like.device().str();
+    throw Error(ErrorKind::Value, kOp, name, want.c_str(), t.defined() ? describe(t) : "an undefined tensor");
+  }
+}
+
+// The CPU path: the functionals, image by image.
+void run_cpu(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor& hflip, const Tensor& out,
+             const std::vector<std::int64_t>& size, InterpolationMode interpolation, std::optional<bool> antialias,
+             const std::optional<BatchWindow>& window, const BatchTail& tail) {
+  const Tensor b = contiguous(boxes);
+  const Tensor f = hflip.defined() ? contiguous(hflip) : Tensor();
+  const auto* box = static_cast<const std::int64_t*>(b.data());
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    const std::int64_t top = box[4 * i], left = box[4 * i + 1], h = box[4 * i + 2], w = box[4 * i + 3];
+    const Tensor& x = images[i];
+    if (h <= 0 || w <= 0 || top < 0 || left < 0 || top + h > x.size(1) || left + w > x.size(2)) {
+      throw Error(ErrorKind::Value, kOp, ("boxes[" + std::to_string(i) + "]").c_str(),
+                  ("a box inside its " + std::to_string(x.size(1)) + "x" + std::to_string(x.size(2)) + " image").c_str(),
+                  "(top " + std::to_string(top) + ", left " + std::to_string(left) + ", height " + std::to_string(h) +
+                      ", width " + std::to_string(w) + ")");
+    }
+    Tensor y;
+    if (window) {
+      y = resized_crop(x, top, left, h, w, {window->resize_h, window->resize_w}, interpolation, antialias);
+      y = crop(y, window->top, window->left, size[0], size[1]);
+    } else {
+      y = resized_crop(x, top, left, h, w, size, interpolation, antialias);
+    }
+    if (f.defined() && static_cast<const bool*>(f.data())[i]) y = horizontal_flip(y);
+    if (tail.dtype) y = to_dtype(y, *tail.dtype, tail.scale);
+    if (!tail.mean.empty()) y = normalize(y, tail.mean, tail.std);
+    copy_(out.select(0, static_cast<std::int64_t>(i)), y);
+  }
+}
+
+}  // namespace
+
+Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes, const std::vector<std::int64_t>& size,
+                          InterpolationMode interpolation, std::optional<bool> antialias, const std::optional<Tensor>& hflip,
+                          const BatchTail& tail, const std::optional<BatchWindow>& window,
+                          const std::optional<Stream>& stream) {
+  check_images(images);
+  const Tensor& first = images.front();
+  const auto n = static_cast<std::int64_t>(images.size());
+  check_parameter(boxes, "boxes", DType::Int64, {n, 4}, first);
+  const Tensor flip = hflip ? *hflip : Tensor();
+  if (flip.defined()) check_parameter(flip, "hflip", DType::Bool, {n}, first);
+  if (size.size() != 2 || size[0] <= 0 || size[1] <= 0) {
+    throw Error(ErrorKind::Value, kOp, "size", "two positive values (height, width)", format_list(size));
+  }
+  if (window && (window->resize_h <= 0 || window->resize_w <= 0 || window->top < 0 || window->left < 0 ||
+                 window->top + size[0] > window->resize_h || window->left + size[1] > window->resize_w)) {
+    throw Error(ErrorKind::Value, kOp, "window", "an output window inside the resized image",
+                "window (top " + std::to_string(window->top) + ", left " + std::to_string(window->left) + ") of " +
+                    format_list(size) + " in " + std::to_string(window->resize_h) + "x" + std::to_string(window->resize_w));
+  }
+  const DType out_dtype = tail.dtype.value_or(first.dtype());
+  const std::int64_t channels = first.size(0);
+  if (!tail.mean.empty()) {
+    if (!is_floating_point(out_dtype)) {
+      throw Error(ErrorKind::Type, kOp, "mean", "a float output dtype to normalize", dtype_name(out_dtype));
+    }
+    auto check_len = [&](const std::vector<double>& v, const char* name) {
+      if (v.size() != 1 && static_cast<std::int64_t>(v.size()) != channels) {
+        throw Error(ErrorKind::Value, kOp, name, ("1 or " + std::to_string(channels) + " values").c_str(), format_list(v));
+      }
+    };
+    check_len(tail.mean, "mean");
+    check_len(tail.std, "std");
+    for (double s : tail.std) {
+      if (s == 0.0) throw Error(ErrorKind::Value, kOp, "std", "non-zero values", format_list(tail.std));
+    }
+  }
+  BatchTail t = tail;
+  if (!t.mean.empty()) {  // one value per channel for the kernel
+    if (t.mean.size() == 1) t.mean.assign(static_cast<std::size_t>(channels), t.mean[0]);
+    if (t.std.size() == 1) t.std.assign(static_cast<std::size_t>(channels), t.std[0]);
+  }
+  const Stream on = detail::op_stream(kOp, first, stream);
+  if (first.device().is_cpu()) {
+    Tensor out = empty({n, channels, size[0], size[1]}, out_dtype, first.device());
+    run_cpu(images, boxes, flip, out, size, interpolation, antialias, window, t);
+    return out;
+  }
+  const auto kernel = kernel_table<ops::ResizedCropBatch>().get(first.device(), first.dtype());
+  Tensor out = empty({n, channels, size[0], size[1]}, out_dtype, first.device(), MemoryFormat::Contiguous, on);
+  const bool aa = antialias.value_or(false);
+  const BatchWindow win = window.value_or(BatchWindow{size[0], size[1], 0, 0});
+  kernel(images, contiguous(boxes), flip, out, interpolation, aa, win, t, on);
+  return out;
+}
+
+Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order,
+                          const std::array<bool, 4>& enabled, const std::optional<Stream>& stream) {
+  constexpr const char* op = "color_jitter_batch";
+  detail::check_image(op, images, 4);
+  if (images.dim() != 4) throw Error(ErrorKind::Value, op, "images", "a batch [N, C, H, W]", describe(images));
+  const std::int64_t n = images.size(0);
+  check_parameter(factors, "factors", DType::Float64, {n, 4}, images);
+  check_parameter(order, "order", DType::Int64, {n, 4}, images);
+  const Stream on = detail::op_stream(op, images, stream);
+  if (images.device().is_cpu()) {
+    // The functionals image by image (their checks included: channels, dtype, factor ranges).
+    const Tensor f = contiguous(factors), o = contiguous(order);
+    const auto* fv = static_cast<const double*>(f.data());
+    const auto* ov = static_cast<const std::int64_t*>(o.data());
+    Tensor out = empty_like(images);
+    for (std::int64_t i = 0; i < n; ++i) {
+      Tensor y = images.select(0, i);
+      for (int k = 0; k < 4; ++k) {
+        const std::int64_t which = ov[4 * i + k];
+        if (which < 0 || which > 3) {
+          throw Error(ErrorKind::Value, op, "order", "a permutation of 0, 1, 2, 3 per image",
+                      "order[" + std::to_string(i) + "][" + std::to_string(k) + "] = " + std::to_string(which));
+        }
+        if (!enabled[static_cast<std::size_t>(which)]) continue;
+        const double factor = fv[4 * i + which];
+        switch (which) {
+          case 0: y = adjust_brightness(y, factor); break;
+          case 1: y = adjust_contrast(y, factor); break;
+          case 2: y = adjust_saturation(y, factor); break;
+          default: y = adjust_hue(y, factor); break;
+        }
+      }
+      copy_(out.select(0, i), y);
+    }
+    return out;
+  }
+  if (images.size(1) != 3) {
+    throw Error(ErrorKind::NotImplemented, op, "images", "3 channels on CUDA (the per-image ops take 1)", describe(images));
+  }
+  const auto kernel = kernel_table<ops::ColorJitterBatch>().get(images.device(), images.dtype());
+  Tensor out = detail::new_output(images, {}, on);
+  if (out.numel() == 0) return out;
+  kernel(images, contiguous(factors), contiguous(order), enabled, out, on);
+  return out;
+}
+
+}  // namespace streamvision::functional

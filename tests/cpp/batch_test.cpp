@@ -1,0 +1,136 @@
+// resized_crop_batch and color_jitter_batch: each image of the result equals the chain of
+// functionals with that image's parameters, on the CPU and (skipped without a GPU) on CUDA, where
+// the batch kernels must reproduce the CUDA functionals bit for bit.
+#include <array>
+
+#include "streamvision/functional/batch.hpp"
+#include "test_utils.hpp"
+
+namespace svt {
+namespace {
+
+// Images of different sizes (uint8 or float32 in [0, 1]) and boxes inside them.
+struct Case {
+  std::vector<Tensor> images;
+  std::vector<std::int64_t> boxes;  // N x (top, left, height, width)
+  std::vector<bool> flips;
+};
+
+Case make_case(DType dtype, std::uint64_t seed) {
+  Case c;
+  const std::int64_t sizes[][2] = {{31, 47}, {40, 29}, {64, 80}, {17, 23}};
+  std::uint64_t s = seed;
+  auto next = [&](std::int64_t hi) { s = s * 6364136223846793005ULL + 1442695040888963407ULL; return static_cast<std::int64_t>((s >> 33) % static_cast<std::uint64_t>(hi)); };
+  for (auto [h, w] : sizes) {
+    c.images.push_back(random_cpu({3, h, w}, dtype, seed++, 0.0, 1.0));
+    const std::int64_t bh = 1 + next(h), bw = 1 + next(w);
+    c.boxes.insert(c.boxes.end(), {next(h - bh + 1), next(w - bw + 1), bh, bw});
+    c.flips.push_back(next(2) == 1);
+  }
+  return c;
+}
+
+Tensor tensor_of(const std::vector<std::int64_t>& v, Dims shape) {
+  Tensor t = empty(shape, DType::Int64, Device::cpu());
+  std::copy(v.begin(), v.end(), t.data_as<std::int64_t>());
+  return t;
+}
+
+Tensor flags_of(const std::vector<bool>& v) {
+  Tensor t = empty({static_cast<std::int64_t>(v.size())}, DType::Bool, Device::cpu());
+  for (std::size_t i = 0; i < v.size(); ++i) t.data_as<bool>()[i] = v[i];
+  return t;
+}
+
+// The chain of functionals image by image, on `device`.
+Tensor chain(const Case& c, Device device, const std::vector<std::int64_t>& size, const BatchTail& tail, std::size_t i) {
+  const Tensor x = to_device(c.images[i], device);
+  const std::int64_t* b = c.boxes.data() + 4 * i;
+  Tensor y = functional::resized_crop(x, b[0], b[1], b[2], b[3], size);
+  if (c.flips[i]) y = functional::horizontal_flip(y);
+  if (tail.dtype) y = functional::to_dtype(y, *tail.dtype, tail.scale);
+  if (!tail.mean.empty()) y = functional::normalize(y, tail.mean, tail.std);
+  return to_cpu(y);
+}
+
+void check_resized_crop_batch(Device device) {
+  const std::vector<std::int64_t> size{19, 26};
+  for (DType dtype : {DType::UInt8, DType::Float32}) {
+    for (bool convert : {false, true}) {
+      SCOPED_TRACE(std::string(dtype_name(dtype)) + (convert ? " -> float32 normalized" : ""));
+      const Case c = make_case(dtype, 7);
+      BatchTail tail;
+      if (convert) tail = {DType::Float32, true, {0.485, 0.456, 0.406}, {0.229, 0.224, 0.225}};
+      std::vector<Tensor> images;
+      for (const Tensor& x : c.images) images.push_back(to_device(x, device));
+      const Tensor out = to_cpu(functional::resized_crop_batch(images, to_device(tensor_of(c.boxes, {4, 4}), device), size,
+                                                               InterpolationMode::Bilinear, true,
+                                                               to_device(flags_of(c.flips), device), tail));
+      for (std::size_t i = 0; i < images.size(); ++i) {
+        EXPECT_TRUE(bitwise_equal(chain(c, device, size, tail, i), out.select(0, static_cast<std::int64_t>(i)))) << "image " << i;
+      }
+    }
+  }
+}
+
+TEST(Batch, ResizedCropBatchEqualsTheChainOnCpu) { check_resized_crop_batch(Device::cpu()); }
+
+TEST(Batch, ResizedCropBatchEqualsTheChainOnCuda) {
+  SV_REQUIRE_GPU();
+  check_resized_crop_batch(kGpu);
+}
+
+void check_color_jitter_batch(Device device) {
+  const Tensor images = random_cpu({5, 3, 21, 34}, DType::UInt8, 3, 0.0, 1.0);
+  std::vector<double> factors;
+  std::vector<std::int64_t> order;
+  const std::int64_t perms[5][4] = {{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 0, 3, 2}, {2, 3, 0, 1}, {1, 3, 0, 2}};
+  for (int i = 0; i < 5; ++i) {
+    factors.insert(factors.end(), {0.6 + 0.2 * i, 0.5 + 0.25 * i, 1.4 - 0.2 * i, -0.1 + 0.05 * i});
+    order.insert(order.end(), perms[i], perms[i] + 4);
+  }
+  Tensor f = empty({5, 4}, DType::Float64, Device::cpu());
+  std::copy(factors.begin(), factors.end(), f.data_as<double>());
+  for (const std::array<bool, 4> enabled : {std::array<bool, 4>{true, true, true, true}, std::array<bool, 4>{true, false, true, false}}) {
+    const Tensor x = to_device(images, device);
+    const Tensor out = to_cpu(functional::color_jitter_batch(x, to_device(f, device), to_device(tensor_of(order, {5, 4}), device), enabled));
+    for (std::int64_t i = 0; i < 5; ++i) {
+      Tensor y = x.select(0, i);
+      for (int k = 0; k < 4; ++k) {
+        const std::int64_t op = perms[i][k];
+        if (!enabled[static_cast<std::size_t>(op)]) continue;
+        const double v = factors[static_cast<std::size_t>(4 * i + op)];
+        y = op == 0 ? functional::adjust_brightness(y, v) : op == 1 ? functional::adjust_contrast(y, v)
+            : op == 2 ? functional::adjust_saturation(y, v) : functional::adjust_hue(y, v);
+      }
+      EXPECT_TRUE(bitwise_equal(to_cpu(y), out.select(0, i))) << "image " << i;
+    }
+  }
+}
+
+TEST(Batch, ColorJitterBatchEqualsTheChainOnCpu) { check_color_jitter_batch(Device::cpu()); }
+
+TEST(Batch, ColorJitterBatchEqualsTheChainOnCuda) {
+  SV_REQUIRE_GPU();
+  check_color_jitter_batch(kGpu);
+}
+
+TEST(Batch, BadArguments) {
+  const Case c = make_case(DType::UInt8, 3);
+  const Tensor boxes = tensor_of(c.boxes, {4, 4});
+  expect_error(ErrorKind::Value, "boxes", [&] { functional::resized_crop_batch(c.images, tensor_of(c.boxes, {2, 8}), {8, 8}); });
+  expect_error(ErrorKind::Value, "images[1]", [&] {
+    functional::resized_crop_batch({c.images[0], random_cpu({3, 5, 5}, DType::Float32, 1)}, tensor_of({0, 0, 1, 1, 0, 0, 1, 1}, {2, 4}), {8, 8});
+  });
+  expect_error(ErrorKind::Value, "size", [&] { functional::resized_crop_batch(c.images, boxes, {8}); });
+  expect_error(ErrorKind::Value, "inside", [&] {
+    functional::resized_crop_batch({c.images[0]}, tensor_of({0, 0, 500, 5}, {1, 4}), {8, 8});
+  });
+  expect_error(ErrorKind::Type, "mean", [&] {
+    functional::resized_crop_batch(c.images, boxes, {8, 8}, InterpolationMode::Bilinear, true, std::nullopt, BatchTail{std::nullopt, true, {0.5}, {0.5}});
+  });
+  expect_error(ErrorKind::Value, "images", [&] { functional::resized_crop_batch({}, boxes, {8, 8}); });
+}
+
+}  // namespace
+}  // namespace svt

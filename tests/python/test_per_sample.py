@@ -1,0 +1,446 @@
+"""Per-sample mode, variable-size batches, the batch kernel and Compose's fusion.
+
+References: every image of a per-sample result equals the transform's single-image op (the
+functional) with that image's parameters; host-drawn parameters equal N single-image calls under
+the same seed; fused Compose equals the unfused chain; the device samplers follow torchvision's
+distributions (goodness of fit against the host sampler, which is torchvision's code path)."""
+
+import math
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import streamvision.transforms.v2 as T  # noqa: E402
+import streamvision.transforms.v2.functional as F  # noqa: E402
+from streamvision.transforms.v2 import _per_sample  # noqa: E402
+
+CUDA = torch.cuda.is_available()
+DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not CUDA, reason="needs a CUDA device"))]
+
+
+def images(n=5, c=3, h=40, w=52, dtype=torch.uint8, device="cpu", seed=0):
+    g = torch.Generator().manual_seed(seed)
+    if dtype == torch.uint8:
+        x = torch.randint(0, 256, (n, c, h, w), dtype=dtype, generator=g)
+    else:
+        x = torch.rand((n, c, h, w), generator=g).to(dtype)
+    return x.to(device)
+
+
+def image_list(n=4, c=3, dtype=torch.uint8, device="cpu", seed=1):
+    g = torch.Generator().manual_seed(seed)
+    out = []
+    for i in range(n):
+        h, w = 30 + 11 * i, 47 - 5 * i
+        x = torch.randint(0, 256, (c, h, w), dtype=torch.uint8, generator=g)
+        out.append((x if dtype == torch.uint8 else x.to(dtype) / 255).to(device))
+    return out
+
+
+# Every random transform class, as a factory (fixed arguments that make each draw matter).
+RANDOM = {
+    "RandomResizedCrop": lambda **k: T.RandomResizedCrop(24, **k),
+    "RandomCrop": lambda **k: T.RandomCrop(20, padding=2, **k),
+    "RandomHorizontalFlip": lambda **k: T.RandomHorizontalFlip(**k),
+    "RandomVerticalFlip": lambda **k: T.RandomVerticalFlip(**k),
+    "RandomRotation": lambda **k: T.RandomRotation(30, interpolation=T.InterpolationMode.BILINEAR, **k),
+    "RandomAffine": lambda **k: T.RandomAffine(20, translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(5, 10), **k),
+    "RandomPerspective": lambda **k: T.RandomPerspective(0.4, p=0.7, **k),
+    "ColorJitter": lambda **k: T.ColorJitter(0.4, 0.4, 0.4, 0.1, **k),
+    "RandomGrayscale": lambda **k: T.RandomGrayscale(0.5, **k),
+    "RandomInvert": lambda **k: T.RandomInvert(**k),
+    "RandomPosterize": lambda **k: T.RandomPosterize(3, **k),
+    "RandomSolarize": lambda **k: T.RandomSolarize(100, **k),
+    "RandomAdjustSharpness": lambda **k: T.RandomAdjustSharpness(2.0, **k),
+    "RandomAutocontrast": lambda **k: T.RandomAutocontrast(**k),
+    "RandomEqualize": lambda **k: T.RandomEqualize(**k),
+    "GaussianBlur": lambda **k: T.GaussianBlur(5, sigma=(0.1, 2.0), **k),
+    "RandomErasing": lambda **k: T.RandomErasing(p=0.8, value=7, **k),
+    "ElasticTransform": lambda **k: T.ElasticTransform(alpha=20.0, **k),
+    "RandomChannelPermutation": lambda **k: T.RandomChannelPermutation(**k),
+    "RandomPhotometricDistort": lambda **k: T.RandomPhotometricDistort(p=0.7, **k),
+    "RandomZoomOut": lambda **k: T.RandomZoomOut(p=0.7, **k),
+    "ScaleJitter": lambda **k: T.ScaleJitter((40, 30), **k),
+    "RandomShortestSize": lambda **k: T.RandomShortestSize([20, 28, 36], max_size=60, **k),
+    "RandomResize": lambda **k: T.RandomResize(20, 40, **k),
+    "AutoAugment": lambda **k: T.AutoAugment(**k),
+    "RandAugment": lambda **k: T.RandAugment(**k),
+    "TrivialAugmentWide": lambda **k: T.TrivialAugmentWide(**k),
+    "AugMix": lambda **k: T.AugMix(**k),
+}
+FLOAT_INPUT = {"GaussianNoise"}
+
+
+def test_every_random_class_takes_per_sample():
+    import inspect
+
+    for name in [*RANDOM, "GaussianNoise"]:
+        cls = getattr(T, name)
+        param = inspect.signature(cls).parameters.get("per_sample")
+        assert param is not None and param.default is False and param.kind is param.KEYWORD_ONLY, name
+    for name in ("Resize", "CenterCrop", "ToDtype", "Normalize", "Pad", "Grayscale"):
+        assert "per_sample" not in inspect.signature(getattr(T, name)).parameters, name
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM))
+def test_per_sample_equals_single_image_calls_under_one_seed(name):
+    """On the CPU the parameters are drawn as N single-image calls draw them, in order: so the
+    per-sample result is exactly those calls' results."""
+    x = images()
+    torch.manual_seed(7)
+    got = RANDOM[name](per_sample=True)(x)
+    torch.manual_seed(7)
+    single = RANDOM[name]()
+    want = [single(xi) for xi in x]
+    if isinstance(got, torch.Tensor):
+        assert got.shape[0] == len(want)
+        got = list(got)
+    assert len(got) == len(want)
+    for i, (a, b) in enumerate(zip(got, want)):
+        assert a.shape == b.shape and torch.equal(a, b), f"{name}: image {i} differs"
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM))
+def test_apply_of_sampled_params_equals_the_op_per_image(name):
+    x = images(seed=3)
+    t = RANDOM[name](per_sample=True)
+    torch.manual_seed(11)
+    params = t.sample_params(x)
+    assert isinstance(params, _per_sample.BatchParams)
+    assert params["applied"].shape == (x.shape[0],) and params["applied"].dtype == torch.bool
+    for k, v in params.items():
+        if isinstance(v, torch.Tensor):
+            assert v.shape[0] == x.shape[0] and v.device == x.device, k
+    out = t.apply(x, params)
+    out = list(out) if isinstance(out, torch.Tensor) else out
+    for i, xi in enumerate(x):
+        ref = t.transform(xi, params.sample(i)) if params.applied(i) else xi
+        assert torch.equal(out[i], ref), f"{name}: image {i}"
+    torch.manual_seed(11)
+    again = t(x)  # t(batch) is sample_params then apply
+    again = list(again) if isinstance(again, torch.Tensor) else again
+    assert all(torch.equal(a, b) for a, b in zip(again, out))
+
+
+def test_gaussian_noise_per_sample():
+    x = images(dtype=torch.float32)
+    torch.manual_seed(5)
+    got = T.GaussianNoise(sigma=0.2, per_sample=True)(x)
+    torch.manual_seed(5)
+    want = torch.stack([T.GaussianNoise(sigma=0.2)(xi) for xi in x])
+    assert torch.equal(got, want)
+    assert not torch.equal(got[0] - x[0], got[1] - x[1])  # each image its own noise
+
+
+def test_parameters_differ_between_images():
+    x = images(n=16)
+    torch.manual_seed(0)
+    p = T.RandomResizedCrop(24, per_sample=True).sample_params(x)
+    assert len(set(zip(p["top"].tolist(), p["height"].tolist()))) > 8
+    torch.manual_seed(0)
+    p = T.ColorJitter(0.5, per_sample=True).sample_params(x)
+    assert len(set(p["b"].tolist())) == 16
+
+
+def test_params_of_the_caller_are_applied():
+    """BatchParams built by hand (device fields only) are read back and applied."""
+    x = images(n=3)
+    t = T.RandomResizedCrop(16, per_sample=True)
+    p = _per_sample.BatchParams({"top": torch.tensor([0, 5, 10]), "left": torch.tensor([1, 2, 3]),
+                                 "height": torch.tensor([20, 30, 25]), "width": torch.tensor([10, 40, 20]),
+                                 "applied": torch.ones(3, dtype=torch.bool)})
+    out = t.apply(x, p)
+    for i, (a, b, c, d) in enumerate([(0, 1, 20, 10), (5, 2, 30, 40), (10, 3, 25, 20)]):
+        assert torch.equal(out[i], F.resized_crop(x[i], a, b, c, d, [16, 16], antialias=True))
+
+
+# ---- variable-size batches -----------------------------------------------------------------------------
+@pytest.mark.parametrize("device", DEVICES)
+def test_variable_size_batch_fixed_output_is_one_tensor(device):
+    xs = image_list(device=device)
+    torch.manual_seed(2)
+    t = T.RandomResizedCrop([24, 28], per_sample=True)
+    params = t.sample_params(xs)
+    out = t.apply(xs, params)
+    assert isinstance(out, torch.Tensor) and out.shape == (len(xs), 3, 24, 28)
+    for i, x in enumerate(xs):
+        ref = F.resized_crop(x, *[int(params[k][i]) for k in ("top", "left", "height", "width")], [24, 28],
+                             antialias=True)
+        assert torch.equal(out[i], ref), i
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_variable_size_batch_other_outputs_are_lists(device):
+    xs = image_list(device=device)
+    torch.manual_seed(3)
+    t = T.RandomHorizontalFlip(per_sample=True)
+    params = t.sample_params(xs)
+    out = t.apply(xs, params)
+    assert isinstance(out, T.ImageList) and len(out) == len(xs)
+    for i, x in enumerate(xs):
+        assert torch.equal(out[i], F.horizontal_flip(x) if bool(params["applied"][i]) else x)
+    cc = T.CenterCrop(20)(T.ImageList(xs))  # a deterministic transform maps over an ImageList
+    assert isinstance(cc, torch.Tensor) and cc.shape == (len(xs), 3, 20, 20)
+    assert all(torch.equal(cc[i], F.center_crop(x, [20, 20])) for i, x in enumerate(xs))
+
+
+def test_variable_size_batch_through_compose():
+    xs = image_list()
+    pipe = T.Compose([T.RandomResizedCrop(24, per_sample=True), T.RandomHorizontalFlip(per_sample=True),
+                      T.ToDtype(torch.float32, scale=True), T.Normalize([0.5, 0.4, 0.3], [0.2, 0.25, 0.3])])
+    torch.manual_seed(4)
+    out = pipe(xs)
+    assert out.shape == (len(xs), 3, 24, 24) and out.dtype == torch.float32
+    torch.manual_seed(4)
+    ref = T.Compose(list(pipe.transforms), fuse=False)(xs)
+    assert torch.equal(out, ref)
+
+
+def test_bad_batches_raise_clearly():
+    t = T.RandomHorizontalFlip(per_sample=True)
+    with pytest.raises(TypeError, match=r"per_sample=True.*\[N, C, H, W\]"):
+        t(torch.zeros(3, 8, 8))
+    with pytest.raises(ValueError, match="share device, dtype and channel count"):
+        t([torch.zeros(3, 8, 8), torch.zeros(1, 8, 8)])
+    with pytest.raises(ValueError, match="empty"):
+        t([])
+    with pytest.raises(ValueError, match="multiple HxW"):
+        T.RandomResizedCrop(8)(T.ImageList([torch.zeros(3, 8, 8), torch.zeros(3, 9, 8)]))
+
+
+# ---- the device samplers' distributions ------------------------------------------------------------------
+def _ks(a, b):
+    """Two-sample Kolmogorov-Smirnov statistic and its 0.001-level critical value."""
+    import bisect
+
+    a, b = sorted(a), sorted(b)
+    n, m = len(a), len(b)
+    # the largest gap between the empirical CDFs, evaluated at every value (ties stepped at once)
+    d = max(abs(bisect.bisect_right(a, v) / n - bisect.bisect_right(b, v) / m) for v in set(a) | set(b))
+    return d, 1.95 * math.sqrt((n + m) / (n * m))
+
+
+@pytest.mark.parametrize("shape", [(300, 400), (400, 120)])
+def test_device_resized_crop_sampler_follows_torchvision(shape):
+    """The batched sampler (run here on a CPU batch) against torchvision's own one-draw-at-a-time
+    algorithm (the host sampler): area fraction, log aspect ratio and position, two-sample KS."""
+    h, w = shape
+    n = 4000
+    x = torch.zeros(n, 1, h, w, dtype=torch.uint8)
+    batch = _per_sample.Batch(x, "RandomResizedCrop")
+    torch.manual_seed(0)
+    dev = _per_sample.sample_resized_crop((0.08, 1.0), (3 / 4, 4 / 3), batch)
+    t = T.RandomResizedCrop(10, per_sample=True)
+    torch.manual_seed(1)
+    host = _per_sample.sample_on_host(t, _per_sample.Batch(x[:n], "RandomResizedCrop"))
+
+    def stats(p):
+        hh, ww = p["height"].double(), p["width"].double()
+        return {"area": (hh * ww / (h * w)).tolist(), "log_ratio": torch.log(ww / hh).tolist(),
+                "top": (p["top"].double() / (h - hh + 1)).tolist(), "left": (p["left"].double() / (w - ww + 1)).tolist()}
+
+    a, b = stats(dev), stats(host)
+    for k in a:
+        d, crit = _ks(a[k], b[k])
+        assert d < crit, f"{k}: KS {d:.4f} >= {crit:.4f}"
+    assert (dev["top"] >= 0).all() and (dev["top"] + dev["height"] <= h).all()
+    assert (dev["left"] >= 0).all() and (dev["left"] + dev["width"] <= w).all()
+
+
+def test_device_resized_crop_sampler_falls_back_to_the_centre():
+    """Scale bounds no box can meet in 10 attempts: torchvision's centred fallback."""
+    x = torch.zeros(64, 1, 10, 100, dtype=torch.uint8)
+    torch.manual_seed(0)
+    p = _per_sample.sample_resized_crop((5.0, 6.0), (3 / 4, 4 / 3), _per_sample.Batch(x, "t"))
+    # in_ratio 10 > 4/3: h = 10, w = round(10 * 4/3) = 13, centred
+    assert p["height"].eq(10).all() and p["width"].eq(13).all()
+    assert p["top"].eq(0).all() and p["left"].eq((100 - 13) // 2).all()
+
+
+def test_device_color_jitter_sampler_follows_torchvision():
+    """Factors uniform in each range (KS against the host sampler, torchvision's draws) and every
+    order of the four ops equally likely (each of the 24 within 5 sigma of 1/24)."""
+    import itertools
+
+    n = 6000
+    x = torch.zeros(n, 3, 1, 1, dtype=torch.uint8)
+    t = T.ColorJitter(0.4, (0.5, 1.5), 0.3, 0.1, per_sample=True)
+    torch.manual_seed(0)
+    dev = _per_sample.sample_color_jitter(t._ranges(), _per_sample.Batch(x, "ColorJitter"))
+    torch.manual_seed(1)
+    host = _per_sample.sample_on_host(t, _per_sample.Batch(x, "ColorJitter"))
+    for k, r in zip(("b", "c", "s", "h"), t._ranges()):
+        a = dev[k].tolist()
+        assert min(a) >= r[0] and max(a) <= r[1], k
+        d, crit = _ks(a, host[k].tolist())
+        assert d < crit, f"{k}: KS {d:.4f} >= {crit:.4f}"
+    counts = {p: 0 for p in itertools.permutations(range(4))}
+    for row in dev["order"].tolist():
+        counts[tuple(row)] += 1
+    expected, sigma = n / 24, math.sqrt(n * (1 / 24) * (23 / 24))
+    assert all(abs(c - expected) < 5 * sigma for c in counts.values()), counts
+
+
+def test_device_coin_sampler_follows_p():
+    x = torch.zeros(20000, 1, 2, 2)
+    torch.manual_seed(0)
+    a = _per_sample.sample_coins(0.3, _per_sample.Batch(x, "t"))
+    rate = a.double().mean().item()
+    assert abs(rate - 0.3) < 4 * math.sqrt(0.3 * 0.7 / a.numel())
+
+
+# ---- the batch kernel ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("out_dtype", [None, torch.float32, torch.float16, torch.bfloat16])
+def test_resized_crop_batch_equals_the_chain(device, dtype, out_dtype):
+    xs = image_list(n=5, dtype=dtype, device=device, seed=dtype.itemsize)
+    g = torch.Generator().manual_seed(9)
+    rows = []
+    for x in xs:
+        h, w = x.shape[-2:]
+        bh, bw = int(torch.randint(1, h + 1, (1,), generator=g)), int(torch.randint(1, w + 1, (1,), generator=g))
+        rows.append([int(torch.randint(0, h - bh + 1, (1,), generator=g)), int(torch.randint(0, w - bw + 1, (1,), generator=g)), bh, bw])
+    boxes = torch.tensor(rows).to(device)
+    flips = torch.tensor([True, False, True, True, False]).to(device)
+    mean, std = ([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]) if out_dtype is not None else (None, None)
+    out = F.resized_crop_batch(xs, boxes, [17, 23], hflip=flips, dtype=out_dtype, scale=True, mean=mean, std=std)
+    assert out.shape == (5, 3, 17, 23) and out.dtype == (out_dtype or dtype) and out.device.type == device
+    for i, x in enumerate(xs):
+        y = F.resized_crop(x, *rows[i], [17, 23], antialias=True)
+        if flips[i]:
+            y = F.horizontal_flip(y)
+        if out_dtype is not None:
+            y = F.normalize(F.to_dtype(y, out_dtype, scale=True), mean, std)
+        assert torch.equal(out[i], y), i
+
+
+def test_resized_crop_batch_checks_its_arguments():
+    xs = image_list(n=2)
+    with pytest.raises(ValueError, match=r"boxes.*int64 \[2, 4\]"):
+        F.resized_crop_batch(xs, torch.zeros(3, 4, dtype=torch.int64), [8, 8])
+    with pytest.raises(ValueError, match=r"boxes\[1\].*inside"):
+        F.resized_crop_batch(xs, torch.tensor([[0, 0, 5, 5], [0, 0, 500, 5]]), [8, 8])
+    with pytest.raises(ValueError, match=r"hflip.*bool \[2\]"):
+        F.resized_crop_batch(xs, torch.tensor([[0, 0, 5, 5], [0, 0, 5, 5]]), [8, 8], hflip=torch.ones(2))
+    with pytest.raises(ValueError, match=r"images\[1\]"):
+        F.resized_crop_batch([xs[0], xs[1][:1]], torch.tensor([[0, 0, 5, 5], [0, 0, 5, 5]]), [8, 8])
+
+
+# ---- fusion ------------------------------------------------------------------------------------------------
+def _pipelines():
+    norm = T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+    return {
+        "rrc-flip-todtype-normalize": lambda ps: [T.RandomResizedCrop(24, per_sample=ps), T.RandomHorizontalFlip(per_sample=ps),
+                                                  T.ToDtype(torch.float32, scale=True), norm],
+        "rrc-half": lambda ps: [T.RandomResizedCrop(24, per_sample=ps), T.ToDtype(torch.float16, scale=True)],
+        "resize-flip-bf16": lambda ps: [T.Resize([20, 30]), T.RandomHorizontalFlip(per_sample=ps),
+                                        T.ToDtype(torch.bfloat16, scale=True), norm],
+        "centercrop-flip-todtype": lambda ps: [T.CenterCrop(22), T.RandomHorizontalFlip(per_sample=ps),
+                                               T.ToDtype(torch.float32, scale=True)],
+    }
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("per_sample", [False, True])
+@pytest.mark.parametrize("name", sorted(_pipelines()))
+def test_fused_compose_equals_unfused(device, per_sample, name):
+    steps = _pipelines()[name](per_sample)
+    x = images(n=6, h=37, w=45, device=device)
+    one_draw_of_one_size = not per_sample and name.startswith("rrc")  # an ImageList needs per-sample crops
+    for inpt in (x,) if one_draw_of_one_size else (x, T.ImageList(image_list(device=device))):
+        torch.manual_seed(21)
+        fused = T.Compose(steps, fuse=True)(inpt)
+        torch.manual_seed(21)
+        unfused = T.Compose(steps, fuse=False)(inpt)
+        assert isinstance(fused, torch.Tensor) and fused.shape == unfused.shape
+        assert fused.dtype == unfused.dtype and torch.equal(fused, unfused)
+
+
+def test_fusion_is_used():
+    """The fused chain makes one batch call (not the per-image functionals): by default for a
+    per-sample chain, with fuse=True for one shared draw; fuse=False never."""
+    from unittest import mock
+
+    x = images(n=4)
+    steps = lambda ps: [T.RandomResizedCrop(16, per_sample=ps), T.ToDtype(torch.float32, scale=True)]  # noqa: E731
+    for pipe in (T.Compose(steps(True)), T.Compose(steps(False), fuse=True)):
+        with mock.patch.object(F, "resized_crop", side_effect=AssertionError("per-image op called")):
+            out = pipe(x)
+        assert out.shape == (4, 3, 16, 16)
+    with mock.patch.object(F, "resized_crop_batch", side_effect=AssertionError("batch op called")):
+        T.Compose(steps(False))(x[0])  # default: one shared draw runs unfused
+    calls, real = [], F.to_dtype
+    with mock.patch.object(F, "to_dtype", side_effect=lambda *a, **k: calls.append(1) or real(*a, **k)):
+        T.Compose(steps(True), fuse=False)(x)
+    assert calls, "fuse=False: ToDtype runs on its own"
+
+
+# ---- CUDA: device parameters, one launch, graphs ----------------------------------------------------------
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA device")
+def test_cuda_per_sample_parameters_live_on_the_device():
+    x = images(n=8, device="cuda")
+    for t in (T.RandomResizedCrop(24, per_sample=True), T.RandomHorizontalFlip(per_sample=True)):
+        p = t.sample_params(x)
+        assert all(v.device.type == "cuda" for v in p.values() if isinstance(v, torch.Tensor))
+        out = t.apply(x, p)
+        for i in range(8):
+            ref = t.transform(x[i], {k: int(v[i]) for k, v in p.items() if k != "applied"}) if bool(p["applied"][i]) else x[i]
+            assert torch.equal(out[i], ref)
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA device")
+def test_cuda_color_jitter_per_sample_equals_the_functionals():
+    x = images(n=6, device="cuda")
+    for t in (T.ColorJitter(0.4, 0.4, 0.4, 0.1, per_sample=True), T.ColorJitter(brightness=0.5, saturation=0.3, per_sample=True)):
+        p = t.sample_params(x)
+        assert p["order"].device.type == "cuda"
+        out = t.apply(x, p)
+        for i in range(6):
+            single = {"order": p["order"][i].tolist()}
+            for k in ("b", "c", "s", "h"):
+                single[k] = float(p[k][i]) if k in p else None
+            assert torch.equal(out[i], t.transform(x[i], single)), i
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA device")
+def test_cuda_graph_replays_draw_new_parameters():
+    """The issue's pipeline captured in a CUDA graph: every replay draws new parameters on the
+    device, and its output equals the eager apply with that replay's parameters."""
+    x = images(n=8, h=64, w=80, device="cuda")
+    rrc = T.RandomResizedCrop(32, per_sample=True)
+    flip = T.RandomHorizontalFlip(per_sample=True)
+    jitter = T.ColorJitter(0.4, 0.4, 0.4, per_sample=True)
+    tail = [T.ToDtype(torch.float32, scale=True), T.Normalize([0.5, 0.5, 0.5], [0.25, 0.25, 0.25])]
+
+    def step():
+        p1 = rrc.sample_params(x)
+        y = rrc.apply(x, p1)
+        p2 = flip.sample_params(y)
+        y = flip.apply(y, p2)
+        p3 = jitter.sample_params(y)
+        y = jitter.apply(y, p3)
+        for t in tail:
+            y = t(y)
+        return p1, p2, p3, y
+
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(2):
+            step()  # warm-up outside the capture
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        p1, p2, p3, out = step()
+    results = []
+    for _ in range(3):
+        g.replay()
+        torch.cuda.synchronize()
+        ref = jitter.apply(flip.apply(rrc.apply(x, p1), p2), p3)
+        for t in tail:
+            ref = t(ref)
+        assert torch.equal(out, ref)
+        results.append(out.clone())
+    assert not torch.equal(results[0], results[1]) and not torch.equal(results[1], results[2])
