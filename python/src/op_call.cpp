@@ -232,6 +232,20 @@ void OpCall::mark_modified() {
 nb::object OpCall::wrap(const Tensor& out) {
   scope_.reset();
   if (same_view(out, imported_.tensor)) return nb::borrow<nb::object>(input_obj_);
+  if (imported_.origin == Origin::Torch && out.owner() == imported_.tensor.owner()) {
+    // A view of the input (an in-bounds crop; the import may own nothing, so the owner may be
+    // null: every output the op allocates has one): torch's own view of the input object, as
+    // torchvision's slicing returns (same storage, autograd's view tracking, keeps it alive).
+    const auto offset = (static_cast<const char*>(out.data()) - static_cast<const char*>(imported_.tensor.data())) /
+                        static_cast<std::ptrdiff_t>(out.itemsize());
+    nb::list shape, strides;
+    for (int d = 0; d < out.dim(); ++d) {
+      shape.append(out.size(d));
+      strides.append(out.stride(d));
+    }
+    const auto base = nb::cast<std::int64_t>(input_obj_.attr("storage_offset")());
+    return input_obj_.attr("as_strided")(nb::tuple(shape), nb::tuple(strides), base + offset);
+  }
   switch (imported_.origin) {
     case Origin::Torch: return factory_->to_torch(out);
     case Origin::StreamVision: return make_pytensor(out, stream_.value_or(Stream()));

@@ -2,13 +2,44 @@
 // engine, row by row (dim 0 of the plan), rows spread over the thread pool.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/tensor_views.hpp"
 #include "cpu/parallel.hpp"
+#include "kernels/copy.hpp"
 #include "kernels/elementwise_plan.hpp"
 
 namespace streamvision::cpu {
+
+// dst[j] = src[-j] for j in [0, count): the reversed copy of flips, for 1-, 2- and 4-byte
+// elements (layout.cpp; compiled for AVX2 and the baseline, picked at load time).
+void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t itemsize);
+
+// One run of `count` elements of one row, all of channel `channel`: the inner loops are plain
+// counted loops the compiler vectorises (contiguous, and reversed for flips).
+template <class In, class Out, class Op>
+inline void elementwise_run(const In* src, Out* dst, std::int64_t count, std::int64_t is0, std::int64_t os0,
+                            std::uint32_t channel, const Op& op) {
+  if (os0 == 1 && is0 == 1) {
+    for (std::int64_t j = 0; j < count; ++j) dst[j] = op(src[j], channel);
+  } else if (os0 == 1 && is0 == -1) {
+    if constexpr (std::is_same_v<Op, kernels::CopyOp> && sizeof(In) <= 4) {
+      reverse_copy(src, dst, count, sizeof(In));
+      return;
+    }
+    for (std::int64_t j = 0; j < count; ++j) dst[j] = op(src[-j], channel);
+  } else {
+    for (std::int64_t j = 0; j < count; ++j) dst[j * os0] = op(src[j * is0], channel);
+  }
+}
+
+template <int N, class In, class Out, class Op>
+inline void short_row(const In* src, Out* dst, const Op& op) {
+  for (int j = 0; j < N; ++j) dst[j] = op(src[j], 0u);
+}
 
 template <class In, class Out, class Op>
 void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* out, const Op& op) {
@@ -17,8 +48,42 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
   const std::int64_t rows = plan.numel / row_len;
   const std::int64_t is0 = plan.in_stride[0];
   const std::int64_t os0 = plan.out_stride[0];
-  parallel_for(rows, std::max<std::int64_t>(1, (1 << 16) / row_len), [&](std::int64_t first, std::int64_t last) {
-    for (std::int64_t row = first; row < last; ++row) {
+  if constexpr (!Op::kUsesChannel) {
+    if (row_len < 16 && plan.rank >= 2) {
+      // Short rows (a channels_last flip: rows of one pixel's channels): the rows of dim 1 in one
+      // loop, offsets computed once per dim-1 run.
+      const std::int64_t n1 = plan.size[1], is1 = plan.in_stride[1], os1 = plan.out_stride[1];
+      parallel_for(rows / n1, std::max<std::int64_t>(1, 16384 / (row_len * n1)), [&](std::int64_t first, std::int64_t last) {
+        for (std::int64_t run = first; run < last; ++run) {
+          std::int64_t in_off = 0, out_off = 0, rest = run;
+          for (int d = 2; d < plan.rank; ++d) {
+            const std::int64_t i = rest % plan.size[d];
+            rest /= plan.size[d];
+            in_off += i * plan.in_stride[d];
+            out_off += i * plan.out_stride[d];
+          }
+          const In* src = in + in_off;
+          Out* dst = out + out_off;
+          if (is0 == 1 && os0 == 1 && row_len == 3) {  // RGB pixels: a fixed-size body per pixel
+            for (std::int64_t i = 0; i < n1; ++i) short_row<3>(src + i * is1, dst + i * os1, op);
+          } else if (is0 == 1 && os0 == 1 && row_len == 4) {
+            for (std::int64_t i = 0; i < n1; ++i) short_row<4>(src + i * is1, dst + i * os1, op);
+          } else {
+            for (std::int64_t i = 0; i < n1; ++i) elementwise_run(src + i * is1, dst + i * os1, row_len, is0, os0, 0u, op);
+          }
+        }
+      });
+      return;
+    }
+  }
+  // Work items are pieces of rows (a contiguous image is one long row), so that one image
+  // spreads over the threads too.
+  constexpr std::int64_t kPiece = std::int64_t{1} << 15;
+  const std::int64_t pieces = (row_len + kPiece - 1) / kPiece;
+  parallel_for(rows * pieces, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t item = first; item < last; ++item) {
+      const std::int64_t row = item / pieces, j0 = (item % pieces) * kPiece;
+      const std::int64_t count = std::min(kPiece, row_len - j0);
       std::int64_t in_off = 0, out_off = 0, rest = row;
       for (int d = 1; d < plan.rank; ++d) {
         const std::int64_t i = rest % plan.size[d];
@@ -26,23 +91,32 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
         in_off += i * plan.in_stride[d];
         out_off += i * plan.out_stride[d];
       }
-      const In* src = in + in_off;
-      Out* dst = out + out_off;
+      const In* src = in + in_off + j0 * is0;
+      Out* dst = out + out_off + j0 * os0;
       if constexpr (Op::kUsesChannel) {
-        const std::int64_t flat = row * row_len;
+        // Runs of one channel: channel_inner elements per channel step of the walk.
+        const std::int64_t flat = row * row_len + j0;
         std::int64_t within = flat % plan.channel_inner;
         std::uint32_t channel = static_cast<std::uint32_t>((flat / plan.channel_inner) % plan.channels);
-        for (std::int64_t j = 0; j < row_len; ++j) {
-          dst[j * os0] = op(src[j * is0], channel);
-          if (++within == plan.channel_inner) {
-            within = 0;
-            if (++channel == plan.channels) channel = 0;
+        if (plan.channel_inner < 16) {  // channels_last: the channel changes every few elements
+          for (std::int64_t j = 0; j < count; ++j) {
+            dst[j * os0] = op(src[j * is0], channel);
+            if (++within == plan.channel_inner) {
+              within = 0;
+              if (++channel == plan.channels) channel = 0;
+            }
           }
+          continue;
         }
-      } else if (is0 == 1 && os0 == 1) {
-        for (std::int64_t j = 0; j < row_len; ++j) dst[j] = op(src[j], 0u);  // vectorizable
+        for (std::int64_t j = 0; j < count;) {
+          const std::int64_t run = std::min(count - j, plan.channel_inner - within);
+          elementwise_run(src + j * is0, dst + j * os0, run, is0, os0, channel, op);
+          j += run;
+          within = 0;
+          if (++channel == plan.channels) channel = 0;
+        }
       } else {
-        for (std::int64_t j = 0; j < row_len; ++j) dst[j * os0] = op(src[j * is0], 0u);
+        elementwise_run(src, dst, count, is0, os0, 0u, op);
       }
     }
   });

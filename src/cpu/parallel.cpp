@@ -1,10 +1,14 @@
 #include "cpu/parallel.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -100,9 +104,35 @@ class Pool {
 
 thread_local bool Pool::in_worker_ = false;
 
+// The pool survives fork() as PyTorch's does: the child has none of the parent's worker threads
+// (fork copies only the calling thread), so a pthread_atfork handler abandons the inherited pool
+// (its threads, mutexes and condition variables belong to the parent's threads, so it is never
+// touched or destroyed again) and the child's first parallel_for starts a fresh one. A fork while
+// another thread is inside parallel_for is fine too: that call belongs to the parent.
+std::atomic<Pool*> current_pool{nullptr};
+std::mutex pool_creation;
+
+void abandon_pool_in_child() {
+  current_pool.store(nullptr, std::memory_order_relaxed);
+  new (&pool_creation) std::mutex();  // it may have been held by a thread the child does not have
+}
+
+// Joins the workers at exit (only the process that started them has them).
+struct PoolOwner {
+  ~PoolOwner() { delete current_pool.exchange(nullptr); }
+} pool_owner;
+
 Pool& pool() {
-  static Pool instance(num_threads() - 1);
-  return instance;
+  if (Pool* p = current_pool.load(std::memory_order_acquire)) return *p;
+  std::lock_guard<std::mutex> lock(pool_creation);
+  Pool* p = current_pool.load(std::memory_order_acquire);
+  if (p == nullptr) {
+    static const bool registered = [] { return pthread_atfork(nullptr, nullptr, abandon_pool_in_child) == 0; }();
+    (void)registered;
+    p = new Pool(num_threads() - 1);
+    current_pool.store(p, std::memory_order_release);
+  }
+  return *p;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/resize_uint8.hpp"
 #include "core/tensor_views.hpp"
 #include "kernels/resize_weights.hpp"
 #include "streamvision/functional/resize.hpp"
@@ -90,6 +91,69 @@ AaTable<A> aa_table(std::int64_t in_size, std::int64_t out_size, kernels::Resamp
   return t;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Compiled for x86-64-v3 (AVX2, FMA: fma() becomes one instruction and the loops vectorise) and
+// the baseline, picked at load time. The build passes -ffp-contract=off, so FMA hardware changes
+// no rounding: only the explicit fused_mul_add calls fuse, as on CUDA.
+#define SV_RESIZE_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define SV_RESIZE_CLONES
+#endif
+
+// column[x] = sum_j src[ymin + j][x] * w[j] for x in [x_begin, x_end), in weighted_sum's order.
+template <class T, class A>
+inline void vertical_taps_impl(const kernels::PlaneView<T>& src, const A* w, int ymin, int taps, int x_begin, int x_end,
+                               A* column) {
+  const std::int64_t sw = src.stride_w;
+  const T* r = src.row(ymin);
+  if (sw == 1) {
+    for (int x = x_begin; x < x_end; ++x) column[x] = kernels::load_as<A>(r[x]) * w[0];
+    for (int j = 1; j < taps; ++j) {
+      r = src.row(ymin + j);
+      const A wj = w[j];
+      for (int x = x_begin; x < x_end; ++x) column[x] = kernels::fused_mul_add(kernels::load_as<A>(r[x]), wj, column[x]);
+    }
+  } else {
+    for (int x = x_begin; x < x_end; ++x) column[x] = kernels::load_as<A>(r[x * sw]) * w[0];
+    for (int j = 1; j < taps; ++j) {
+      r = src.row(ymin + j);
+      const A wj = w[j];
+      for (int x = x_begin; x < x_end; ++x) column[x] = kernels::fused_mul_add(kernels::load_as<A>(r[x * sw]), wj, column[x]);
+    }
+  }
+}
+
+SV_RESIZE_CLONES void vertical_taps(const kernels::PlaneView<float>& src, const float* w, int ymin, int taps, int x_begin,
+                                    int x_end, float* column) {
+  vertical_taps_impl(src, w, ymin, taps, x_begin, x_end, column);
+}
+SV_RESIZE_CLONES void vertical_taps(const kernels::PlaneView<double>& src, const double* w, int ymin, int taps, int x_begin,
+                                    int x_end, double* column) {
+  vertical_taps_impl(src, w, ymin, taps, x_begin, x_end, column);
+}
+// out[x] = sum_j column[xmin[x] + j] * w[x][j] for every output x, in weighted_sum's order.
+template <class A>
+inline void horizontal_taps_impl(const A* w, int taps, const int* xmin, const int* xsize, const A* column, int out_w, A* out) {
+  for (int x = 0; x < out_w; ++x) out[x] = kernels::weighted_sum(w + x * taps, 1, xsize[x], column + xmin[x], 1);
+}
+SV_RESIZE_CLONES void horizontal_taps(const float* w, int taps, const int* xmin, const int* xsize, const float* column,
+                                      int out_w, float* out) {
+  horizontal_taps_impl(w, taps, xmin, xsize, column, out_w, out);
+}
+SV_RESIZE_CLONES void horizontal_taps(const double* w, int taps, const int* xmin, const int* xsize, const double* column,
+                                      int out_w, double* out) {
+  horizontal_taps_impl(w, taps, xmin, xsize, column, out_w, out);
+}
+template <class A>
+void horizontal_taps(const A* w, int taps, const int* xmin, const int* xsize, const A* column, int out_w, A* out) {
+  horizontal_taps_impl(w, taps, xmin, xsize, column, out_w, out);
+}
+
+template <class T, class A>
+void vertical_taps(const kernels::PlaneView<T>& src, const A* w, int ymin, int taps, int x_begin, int x_end, A* column) {
+  vertical_taps_impl(src, w, ymin, taps, x_begin, x_end, column);
+}
+
 template <class T>
 void resize_antialias(const ImageBatch& in, const ImageBatch& out, kernels::ResampleFilter filter) {
   using A = kernels::acc_t<T>;
@@ -102,74 +166,14 @@ void resize_antialias(const ImageBatch& in, const ImageBatch& out, kernels::Resa
     column.resize(static_cast<std::size_t>(in.w));
     const kernels::PlaneView<T> src = kernels::plane_view<T>(in, p);
     const A* wy = ty.w.data() + oy * ty.taps;
-    for (int x = x_begin; x < x_end; ++x) {
-      column[x] = kernels::weighted_sum(wy, 1, ty.xsize[oy], &src.at(ty.xmin[oy], x), src.stride_h);
-    }
+    // kernels::weighted_sum's operations per column, taps outermost: contiguous inner loops.
+    vertical_taps(src, wy, ty.xmin[oy], ty.xsize[oy], x_begin, x_end, column.data());
+    thread_local std::vector<A> row;
+    row.resize(static_cast<std::size_t>(out.w));
+    horizontal_taps(tx.w.data(), tx.taps, tx.xmin.data(), tx.xsize.data(), column.data(), static_cast<int>(out.w), row.data());
     const auto dst = kernels::plane_view<T, T*>(out, p);
-    for (int x = 0; x < out.w; ++x) {
-      const A v = kernels::weighted_sum(tx.w.data() + x * tx.taps, 1, tx.xsize[x], column.data() + tx.xmin[x], 1);
-      dst.at(oy, x) = kernels::resize_output<T>(v);
-    }
+    for (int x = 0; x < out.w; ++x) dst.at(oy, x) = kernels::resize_output<T>(row[x]);
   });
-}
-
-// The int16 weights of one dimension (torch's CPU uint8 path): every index's double weights,
-// the precision from the largest, then the quantised weights.
-struct Int16Table {
-  std::vector<int> xmin, xsize;
-  std::vector<std::int16_t> w;
-  int taps = 0, precision = 0;
-};
-
-Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias, kernels::ResampleFilter filter) {
-  const kernels::Int16Dim d = kernels::make_int16_dim(in_size, out_size, antialias, filter);
-  Int16Table t;
-  t.taps = d.max_taps;
-  t.xmin.resize(static_cast<std::size_t>(out_size));
-  t.xsize.resize(static_cast<std::size_t>(out_size));
-  std::vector<double> w(static_cast<std::size_t>(out_size * d.max_taps));
-  double wt_max = 0.0;
-  for (int i = 0; i < out_size; ++i) {
-    wt_max = std::max(wt_max, kernels::int16_source_weights(d, i, t.xmin[i], t.xsize[i], w.data() + i * d.max_taps));
-  }
-  t.precision = kernels::int16_precision(wt_max);
-  t.w.resize(w.size());
-  for (std::size_t k = 0; k < w.size(); ++k) t.w[k] = kernels::int16_weight(w[k], t.precision);
-  return t;
-}
-
-// One pass of the uint8 path along x (horizontal) or y (vertical), from `src` to `dst`.
-void int16_pass(const ImageBatch& src, const ImageBatch& dst, const Int16Table& t, bool horizontal) {
-  for_each_output_row(dst, dst.w * t.taps, [&](std::int64_t p, int y) {
-    const kernels::PlaneView<std::uint8_t> s = kernels::plane_view<std::uint8_t>(src, p);
-    const auto d = kernels::plane_view<std::uint8_t, std::uint8_t*>(dst, p);
-    for (int x = 0; x < dst.w; ++x) {
-      const int i = horizontal ? x : y;
-      const std::int16_t* w = t.w.data() + i * t.taps;
-      const std::int64_t step = horizontal ? s.stride_w : s.stride_h;
-      const std::uint8_t* first = horizontal ? &s.at(y, t.xmin[i]) : &s.at(t.xmin[i], x);
-      std::int32_t acc = kernels::int16_bias(t.precision);
-      for (int j = 0; j < t.xsize[i]; ++j) acc += static_cast<std::int32_t>(first[j * step]) * w[j];
-      d.at(y, x) = kernels::int16_finish(acc, t.precision);
-    }
-  });
-}
-
-// torch resizes uint8 this way for every channel count (its AVX2 kernel for <= 4 channels and
-// the generic separable one otherwise compute the same sums): horizontal pass, rounded to uint8,
-// then vertical pass; a dimension that keeps its size is skipped.
-void resize_uint8_int16(const ImageBatch& in, const ImageBatch& out, bool antialias, kernels::ResampleFilter filter) {
-  const bool horizontal = in.w != out.w, vertical = in.h != out.h;
-  if (horizontal && vertical) {
-    std::vector<std::uint8_t> mid(static_cast<std::size_t>(out.n * out.c * in.h * out.w));
-    const ImageBatch m = kernels::int16_intermediate(mid.data(), in, out);
-    int16_pass(in, m, int16_table(in.w, out.w, antialias, filter), true);
-    int16_pass(m, out, int16_table(in.h, out.h, antialias, filter), false);
-  } else if (horizontal) {
-    int16_pass(in, out, int16_table(in.w, out.w, antialias, filter), true);
-  } else {
-    int16_pass(in, out, int16_table(in.h, out.h, antialias, filter), false);
-  }
 }
 
 // Whether torchvision hands a uint8 bilinear image to torch as is (_do_native_uint8_resize_on_cpu:

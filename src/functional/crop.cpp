@@ -1,6 +1,7 @@
-// crop, center_crop, five_crop, ten_crop. Every crop is one pass of pad's kernel (a constant-zero
-// pad with negative paddings); ten_crop's flipped crops are one flip pass over a view of the
-// mirrored region.
+// crop, center_crop, five_crop, ten_crop. A window inside the image is a strided view of it (no
+// kernel, no allocation: torchvision slices too); a window reaching outside is one pass of pad's
+// kernel (a constant-zero pad with negative paddings). ten_crop's flipped crops are one flip pass
+// over a view of the mirrored region.
 #include "streamvision/functional/crop.hpp"
 
 #include <algorithm>
@@ -35,9 +36,18 @@ void check_crop_size(const char* op, const char* argument, std::int64_t h, std::
   }
 }
 
-// Validated crop of `image` (any window; outside is zero).
+bool inside(const Tensor& image, const Window& win) {
+  // Differences, not sums: a fuzzed window near INT64_MAX must not overflow.
+  return win.top >= 0 && win.left >= 0 && win.height <= image.size(-2) - win.top && win.width <= image.size(-1) - win.left;
+}
+
+// Validated crop of `image` (any window; outside is zero): a view when the window is inside.
 Tensor crop_unchecked(const Tensor& image, const Window& win, const std::optional<Stream>& stream) {
   detail::check_spatial_size("crop", std::max(image.size(-2), win.height), std::max(image.size(-1), win.width));
+  if (inside(image, win)) {
+    kernel_table<ops::Pad>().get(image.device(), image.dtype());  // the errors of a padded crop: unsupported device
+    return image.slice(-2, win.top, win.top + win.height).slice(-1, win.left, win.left + win.width);
+  }
   // A window wholly outside the image crops to zeros however far out it lies: clamping its
   // offset keeps it outside and keeps the kernel's margins (-top, -left) far from int64 overflow.
   const std::int64_t top = std::clamp(win.top, -win.height, image.size(-2));

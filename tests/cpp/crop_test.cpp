@@ -1,6 +1,7 @@
 // crop / center_crop / five_crop / ten_crop on the CPU: hand-computed windows, a reference loop
-// over dtypes, shapes, layouts and windows (inside, overlapping, outside), and bad input. On CUDA:
-// equal to the CPU bit for bit (skipped without a GPU).
+// over dtypes, shapes, layouts and windows (inside, overlapping, outside), windows inside the image
+// are views of it, and bad input. On CUDA: equal to the CPU bit for bit, views launch nothing
+// (skipped without a GPU).
 #include "geometry_test_utils.hpp"
 
 namespace svt {
@@ -125,6 +126,60 @@ TEST(Crop, FiveAndTenCrop) {
   for (const Tensor& t : whole) EXPECT_TRUE(bitwise_equal(img, t));
 }
 
+// The element offset of a view's first element in its base tensor.
+std::int64_t offset_in(const Tensor& view, const Tensor& base) {
+  return (static_cast<const char*>(view.data()) - static_cast<const char*>(base.data())) / static_cast<std::int64_t>(base.itemsize());
+}
+
+void expect_view(const Tensor& view, const Tensor& base, std::int64_t top, std::int64_t left) {
+  EXPECT_EQ(view.owner(), base.owner()) << "a crop inside the image shares the input's memory";
+  EXPECT_EQ(offset_in(view, base), top * base.stride(-2) + left * base.stride(-1));
+  for (int d = 0; d < base.dim(); ++d) EXPECT_EQ(view.stride(d), base.stride(d)) << d;
+}
+
+TEST(Crop, InsideTheImageIsAView) {
+  for (Layout layout : kAllLayouts) {
+    const Tensor src = random_cpu({2, 3, 10, 12}, DType::Float32, 31);
+    const Tensor in = with_layout(src, layout, Device::cpu());
+    SCOPED_TRACE(describe(Dims(src.shape()), DType::Float32, layout));
+    const Tensor c = functional::crop(in, 2, 3, 5, 7);
+    expect_view(c, in, 2, 3);
+    EXPECT_TRUE(bitwise_equal(reference_crop(src, 2, 3, 5, 7), c));
+    expect_view(functional::crop(in, 0, 0, 10, 12), in, 0, 0);
+    expect_view(functional::center_crop(in, {4, 6}), in, 3, 3);
+    const auto five = functional::five_crop(in, {4, 5});
+    expect_view(five[1], in, 0, 7);
+    expect_view(five[3], in, 6, 7);
+    const auto ten = functional::ten_crop(in, {4, 5});
+    expect_view(ten[0], in, 0, 0);
+    EXPECT_NE(ten[5].owner(), in.owner()) << "flipped crops are new tensors";
+    // Ops on the view read the window (strided, offset input) ...
+    EXPECT_TRUE(bitwise_equal(functional::horizontal_flip(reference_crop(src, 2, 3, 5, 7)), functional::horizontal_flip(c)));
+    EXPECT_TRUE(bitwise_equal(functional::to_dtype(reference_crop(src, 2, 3, 5, 7), DType::Float64),
+                              functional::to_dtype(c, DType::Float64)));
+    // ... and in-place ops on it write the input's window and nothing else.
+    const Tensor before = contiguous_copy(in);
+    functional::normalize(c, {1.0, 2.0, 3.0}, {2.0, 2.0, 2.0}, /*inplace=*/true);
+    EXPECT_TRUE(bitwise_equal(functional::normalize(reference_crop(before, 2, 3, 5, 7), {1.0, 2.0, 3.0}, {2.0, 2.0, 2.0}),
+                              functional::crop(in, 2, 3, 5, 7)));
+    EXPECT_TRUE(bitwise_equal(reference_crop(before, 0, 0, 2, 12), functional::crop(in, 0, 0, 2, 12)));
+    EXPECT_TRUE(bitwise_equal(reference_crop(before, 7, 0, 3, 12), functional::crop(in, 7, 0, 3, 12)));
+    EXPECT_TRUE(bitwise_equal(reference_crop(before, 0, 0, 10, 3), functional::crop(in, 0, 0, 10, 3)));
+    EXPECT_TRUE(bitwise_equal(reference_crop(before, 0, 10, 10, 2), functional::crop(in, 0, 10, 10, 2)));
+  }
+}
+
+TEST(Crop, OutsideTheImageIsANewTensor) {
+  const Tensor in = random_cpu({3, 6, 8}, DType::UInt8, 41);
+  for (const auto& win : std::vector<std::array<std::int64_t, 4>>{{-1, 0, 3, 3}, {0, -1, 3, 3}, {4, 0, 3, 3}, {0, 6, 3, 3}}) {
+    const Tensor c = functional::crop(in, win[0], win[1], win[2], win[3]);
+    EXPECT_NE(c.owner(), in.owner());
+    EXPECT_TRUE(c.is_contiguous());
+    EXPECT_TRUE(bitwise_equal(reference_crop(in, win[0], win[1], win[2], win[3]), c));
+  }
+  EXPECT_NE(functional::center_crop(in, {7, 4}).owner(), in.owner());
+}
+
 TEST(Crop, BadInput) {
   const Tensor img = random_cpu({3, 6, 8}, DType::UInt8, 9);
   expect_error(ErrorKind::Value, "bigger than input size", [&] { functional::five_crop(img, {7, 4}); });
@@ -166,6 +221,19 @@ TEST(Crop, CudaEqualsCpu) {
   EXPECT_TRUE(bitwise_equal(functional::center_crop(src, {40, 61}), functional::center_crop(gpu, {40, 61})));
   const auto cpu_ten = functional::ten_crop(src, {11, 17}), gpu_ten = functional::ten_crop(gpu, {11, 17});
   for (int i = 0; i < 10; ++i) EXPECT_TRUE(bitwise_equal(cpu_ten[i], gpu_ten[i])) << i;
+}
+
+TEST(Crop, CudaViewLaunchesNothing) {
+  SV_REQUIRE_GPU();
+  const Tensor gpu_in = with_layout(random_cpu({2, 3, 16, 20}, DType::UInt8, 77), Layout::Contiguous, kGpu);
+  const Stream s = Stream::create(0);
+  functional::horizontal_flip(gpu_in, s);  // a launch on s
+  ASSERT_EQ(last_launch_stream(), s);
+  const Tensor c = functional::crop(gpu_in, 3, 4, 8, 9);  // would run on the default stream: nothing may launch
+  expect_view(c, gpu_in, 3, 4);
+  expect_view(functional::center_crop(gpu_in, {8, 8}), gpu_in, 4, 6);
+  EXPECT_EQ(last_launch_stream(), s);
+  s.synchronize();
 }
 
 }  // namespace

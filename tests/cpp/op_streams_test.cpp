@@ -57,7 +57,7 @@ TEST(CudaOpStreams, GeometryOpsRunOnTheOpsStreamAndCheckBeforeWriting) {
   {
     const Stream guarded = Stream::create(0);
     StreamGuard guard(guarded);
-    functional::crop(gpu, 1, 1, 10, 10);
+    functional::crop(gpu, -1, 1, 10, 10);  // reaches outside: a pad kernel (inside, a view launches nothing)
     EXPECT_EQ(last_launch_stream(), guarded);
     functional::perspective(gpu, std::nullopt, std::nullopt, InterpolationMode::Nearest, std::nullopt,
                             std::vector<double>{1, 0.1, 0, 0, 1, 0, 0.001, 0});

@@ -1,6 +1,7 @@
 // crop / center_crop / five_crop / ten_crop (torchvision.transforms.v2.functional) on images
-// [..., H, W] of any dtype. Exact. Unlike torchvision, which returns views for crops inside the
-// image, every crop here is a new dense tensor (same layout order as the input).
+// [..., H, W] of any dtype. Exact. As torchvision, a crop inside the image is a view of it (shares
+// its memory and owner, strides of the input; no kernel runs, nothing is allocated), so writing
+// to one writes to the other; a crop reaching outside the image is a new tensor, zero-padded.
 #pragma once
 
 #include <array>

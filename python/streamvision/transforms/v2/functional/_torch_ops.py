@@ -257,11 +257,16 @@ def _check_rank(name, inpt, min_rank):
                          f"{list(inpt.shape)}")
 
 
+def _aliases(inpt, out):
+    """Whether `out` is `inpt` or a view of its memory (an in-bounds crop)."""
+    return out is inpt or (out.numel() > 0 and out.untyped_storage().data_ptr() == inpt.untyped_storage().data_ptr())
+
+
 def _conform(inpt, out, strides):
     """`out` as the op's own result with the promised strides: a copy where it is the input (a
     custom op's result may not alias it) or where its layout differs."""
     # sizes 0 and 1 are skipped as inductor's assert_size_stride skips them
-    if out is inpt or any(n > 1 and s != e for n, s, e in zip(out.shape, out.stride(), strides)):
+    if _aliases(inpt, out) or any(n > 1 and s != e for n, s, e in zip(out.shape, out.stride(), strides)):
         fresh = out.new_empty_strided(out.shape, strides)
         fresh.copy_(out)
         return fresh

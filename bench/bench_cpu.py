@@ -1,0 +1,163 @@
+"""Side-by-side CPU benchmark of streamvision and torchvision (issue 13 part 5).
+
+Runs anywhere (CI machines included) and asserts nothing about time. For each op, dtype
+(uint8, float32) and input (a 1080p image, contiguous CHW and HWC-strided as decoders give it;
+a 64x3x224x224 batch) it prints the median of repeated runs of streamvision and torchvision on
+the CPU, with one thread and with all threads, as a markdown table with the ratio
+(torchvision's time / streamvision's: above 1, streamvision is faster). Each thread setting runs
+in its own process: streamvision reads STREAMVISION_NUM_THREADS once, torch gets
+torch.set_num_threads.
+
+    python bench/bench_cpu.py [--threads 1,all] [--filter SUBSTRING] [--repeats N] [--quick]
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def cases(torch, TF, F, quick):
+    """(name, input name, dtype name, make_input, op(module, x)) for every measured case."""
+    def hd(dtype, hwc):
+        g = torch.Generator().manual_seed(0)
+        x = torch.randint(0, 256, (1080, 1920, 3) if hwc else (3, 1080, 1920), dtype=torch.uint8, generator=g)
+        if hwc:
+            x = x.permute(2, 0, 1)  # a decoder's HWC buffer seen as CHW: channels_last strides
+        return x if dtype == torch.uint8 else x.to(dtype) / 255
+
+    def batch(dtype):
+        g = torch.Generator().manual_seed(1)
+        x = torch.randint(0, 256, (16 if quick else 64, 3, 224, 224), dtype=torch.uint8, generator=g)
+        return x if dtype == torch.uint8 else x.to(dtype) / 255
+
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+
+    def pipeline(m, x):
+        y = m.resize(x, [256], antialias=True)
+        y = m.center_crop(y, [224])
+        y = m.horizontal_flip(y)
+        y = m.to_dtype(y, torch.float32, scale=True)
+        return m.normalize(y, mean, std)
+
+    ops = [
+        ("resize [256] antialias", lambda m, x: m.resize(x, [256], antialias=True)),
+        ("resize [224, 224] bilinear no-AA", lambda m, x: m.resize(x, [224, 224], antialias=False)),
+        ("crop 200x200", lambda m, x: m.crop(x, 10, 20, 200, 200)),
+        ("horizontal_flip", lambda m, x: m.horizontal_flip(x)),
+        ("vertical_flip", lambda m, x: m.vertical_flip(x)),
+        ("to_dtype float32 scale", lambda m, x: m.to_dtype(x, torch.float32, scale=True)),
+        ("normalize", lambda m, x: m.normalize(x if x.is_floating_point() else x.float(), mean, std)),
+        ("adjust_brightness 1.3", lambda m, x: m.adjust_brightness(x, 1.3)),
+        ("adjust_contrast 1.3", lambda m, x: m.adjust_contrast(x, 1.3)),
+        ("adjust_saturation 1.3", lambda m, x: m.adjust_saturation(x, 1.3)),
+        ("adjust_hue 0.1", lambda m, x: m.adjust_hue(x, 0.1)),
+        ("rgb_to_grayscale", lambda m, x: m.rgb_to_grayscale(x)),
+        ("rotate 30 bilinear", lambda m, x: m.rotate(x, 30.0, interpolation=TF.InterpolationMode.BILINEAR)),
+        ("affine", lambda m, x: m.affine(x, angle=10.0, translate=[5, 5], scale=1.1, shear=[5.0, 0.0])),
+        ("gaussian_blur 5", lambda m, x: m.gaussian_blur(x, [5, 5])),
+        ("pipeline resize+crop+flip+to_dtype+normalize", pipeline),
+    ]
+    inputs = [("1080p CHW", lambda d: hd(d, False)), ("1080p HWC-strided", lambda d: hd(d, True)),
+              ("%dx3x224x224" % (16 if quick else 64), batch)]
+    for op_name, op in ops:
+        for input_name, make in inputs:
+            for dtype in (torch.uint8, torch.float32):
+                yield op_name, input_name, str(dtype).replace("torch.", ""), (lambda make=make, dtype=dtype: make(dtype)), op
+
+
+def median_ms(fn, repeats):
+    fn()  # warm-up (first-call costs, thread start)
+    t0 = time.perf_counter()
+    fn()
+    once = time.perf_counter() - t0
+    runs = max(3, min(repeats, int(2.0 / max(once, 1e-6))))
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def child(args):
+    """Measures every case with the thread count this process was started with; prints TSV."""
+    import torch
+    import torchvision.transforms.v2.functional as TF
+
+    import streamvision.transforms.v2.functional as F
+
+    torch.set_num_threads(int(os.environ["STREAMVISION_NUM_THREADS"]))
+    for op_name, input_name, dtype, make, op in cases(torch, TF, F, args.quick):
+        name = f"{op_name} | {input_name} | {dtype}"
+        if args.filter and args.filter not in name:
+            continue
+        x = make()
+        try:
+            tv = median_ms(lambda: op(TF, x), args.repeats)
+        except Exception as e:  # torchvision lacks some dtype/op pairs
+            tv = None
+            print(f"# torchvision {name}: {type(e).__name__}: {e}", file=sys.stderr)
+        try:
+            sv = median_ms(lambda: op(F, x), args.repeats)
+        except Exception as e:
+            sv = None
+            print(f"# streamvision {name}: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"{op_name}\t{input_name}\t{dtype}\t{sv}\t{tv}", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", default="1,all", help="comma-separated thread counts; 'all' = os.cpu_count()")
+    parser.add_argument("--filter", default="", help="only cases whose 'op | input | dtype' contains this")
+    parser.add_argument("--repeats", type=int, default=15, help="timed runs per case (fewer for slow cases)")
+    parser.add_argument("--quick", action="store_true", help="a 16-image batch instead of 64 (for CI smoke runs)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args)
+        return
+    import torch
+    import torchvision
+
+    import streamvision
+
+    counts = [os.cpu_count() if t == "all" else int(t) for t in args.threads.split(",")]
+    rows = {}
+    for n in counts:
+        env = dict(os.environ, STREAMVISION_NUM_THREADS=str(n), OMP_NUM_THREADS=str(n))
+        cmd = [sys.executable, os.path.abspath(__file__), "--child", "--repeats", str(args.repeats)]
+        if args.filter:
+            cmd += ["--filter", args.filter]
+        if args.quick:
+            cmd.append("--quick")
+        out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+        for line in out.splitlines():
+            op_name, input_name, dtype, sv, tv = line.split("\t")
+            rows.setdefault((op_name, input_name, dtype), {})[n] = (
+                None if sv == "None" else float(sv), None if tv == "None" else float(tv))
+
+    def ms(v):
+        return "n/a" if v is None else f"{v:.2f}"
+
+    def ratio(sv, tv):
+        return "n/a" if sv is None or tv is None else f"{tv / sv:.2f}x"
+
+    print(f"streamvision {streamvision.__version__}, torch {torch.__version__}, torchvision {torchvision.__version__}, "
+          f"{os.cpu_count()} CPUs, torch CPU capability {torch.backends.cpu.get_cpu_capability()}")
+    print("times: median ms; ratio = torchvision / streamvision (above 1: streamvision faster)\n")
+    header = "| op | input | dtype |" + "".join(f" sv {n}T | tv {n}T | ratio {n}T |" for n in counts)
+    print(header)
+    print("|" + "---|" * (3 + 3 * len(counts)))
+    for (op_name, input_name, dtype), by_n in rows.items():
+        cells = ""
+        for n in counts:
+            sv, tv = by_n.get(n, (None, None))
+            cells += f" {ms(sv)} | {ms(tv)} | {ratio(sv, tv)} |"
+        print(f"| {op_name} | {input_name} | {dtype} |{cells}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,311 @@
+// uint8 resize in torch's CPU integer scheme (see resize_uint8.hpp). The sums are exact int32
+// arithmetic, so any summation order gives torch's result bit for bit; the loops are laid out for
+// the compiler to vectorise instead:
+//  * rows of pixels with P interleaved values (P = 1 for planar [C, H, W] rows, P = C for
+//    channels_last), each pass one output row at a time, rows spread over the thread pool;
+//  * every output index reads a window of exactly `taps` inputs (shifted inside the image, the
+//    weights moved with it and zero-padded), so the inner loops have one trip count;
+//  * the vertical pass is acc[k] += row[k] * w over whole contiguous rows (the loop vectorises),
+//    the horizontal pass a fixed-length dot product per output value, P values at once;
+//  * both are compiled twice, for AVX2 and the baseline, picked at load time (target_clones).
+// Other layouts (a non-unit inner stride) take the plain strided loop.
+#include "cpu/resize_uint8.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "cpu/parallel.hpp"
+
+namespace streamvision::cpu {
+
+namespace {
+
+using kernels::ImageBatch;
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SV_CPU_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SV_CPU_CLONES
+#endif
+
+// One dimension's int16 weights: output index i reads in[start[i] .. start[i] + taps).
+struct Int16Table {
+  std::vector<int> start, xmin, xsize;
+  std::vector<std::int16_t> w;  // taps per index, zero outside the index's own support
+  int taps = 0, precision = 0;
+  // The horizontal pass's SSE2 forms: weights zero-padded to `taps8` (a multiple of 8) per index,
+  // and as int32 pairs (w[2k] | w[2k+1] << 16) over `taps2` (even) taps.
+  int taps8 = 0, taps2 = 0;
+  std::vector<std::int16_t> w8;
+  std::vector<std::int32_t> pairs;
+};
+
+Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias, kernels::ResampleFilter filter) {
+  const kernels::Int16Dim d = kernels::make_int16_dim(in_size, out_size, antialias, filter);
+  const auto n = static_cast<std::size_t>(out_size);
+  std::vector<double> w(n * static_cast<std::size_t>(d.max_taps));
+  Int16Table t;
+  t.xmin.resize(n);
+  t.xsize.resize(n);
+  double wt_max = 0.0;
+  for (int i = 0; i < out_size; ++i) {
+    wt_max = std::max(wt_max, kernels::int16_source_weights(d, i, t.xmin[i], t.xsize[i], w.data() + i * d.max_taps));
+  }
+  t.precision = kernels::int16_precision(wt_max);
+  // Every support lies inside the input, so a window of min(max_taps, in_size) inputs shifted
+  // left at the far edge still covers it.
+  t.taps = static_cast<int>(std::min<std::int64_t>(d.max_taps, in_size));
+  t.start.resize(n);
+  t.w.assign(n * static_cast<std::size_t>(t.taps), 0);
+  for (int i = 0; i < out_size; ++i) {
+    t.start[i] = std::min(t.xmin[i], static_cast<int>(in_size) - t.taps);
+    const int shift = t.xmin[i] - t.start[i];
+    for (int j = 0; j < t.xsize[i]; ++j) {
+      t.w[static_cast<std::size_t>(i) * t.taps + shift + j] = kernels::int16_weight(w[i * d.max_taps + j], t.precision);
+    }
+  }
+  t.taps8 = (t.taps + 7) / 8 * 8;
+  t.taps2 = (t.taps + 1) / 2 * 2;
+  t.w8.assign(n * static_cast<std::size_t>(t.taps8), 0);
+  t.pairs.assign(n * static_cast<std::size_t>(t.taps2 / 2), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int j = 0; j < t.taps; ++j) {
+      const std::int16_t v = t.w[i * t.taps + j];
+      t.w8[i * t.taps8 + j] = v;
+      std::int32_t& pair = t.pairs[i * (t.taps2 / 2) + j / 2];
+      pair = static_cast<std::int32_t>(static_cast<std::uint32_t>(pair) |
+                                       (static_cast<std::uint32_t>(static_cast<std::uint16_t>(v)) << (16 * (j % 2))));
+    }
+  }
+  return t;
+}
+
+// Rows of one pass: row r of the batch starts at base + offset(r); a row holds `len` values.
+struct Rows {
+  std::uint8_t* base;
+  std::int64_t n_stride, plane_stride, row_stride;
+  std::int64_t planes, height;  // rows per image = planes * height
+  std::uint8_t* row(std::int64_t r) const {
+    const std::int64_t y = r % height, q = r / height;
+    return base + (q / planes) * n_stride + (q % planes) * plane_stride + y * row_stride;
+  }
+};
+
+#if defined(__SSE2__)
+// One output value (P = 1): a dot product of taps8 pixels and weights, 8 at a time
+// (pmaddwd: exact int16 products summed in pairs into int32).
+inline std::int32_t dot8(const std::uint8_t* s, const std::int16_t* w, int taps8) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i acc = zero;
+  for (int j = 0; j < taps8; j += 8) {
+    const __m128i px = _mm_unpacklo_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s + j)), zero);
+    acc = _mm_add_epi32(acc, _mm_madd_epi16(px, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j))));
+  }
+  acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, _MM_SHUFFLE(1, 0, 3, 2)));
+  acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtsi128_si32(acc);
+}
+
+// One output pixel of P (3 or 4) interleaved values: two taps per pmaddwd, all channels at once.
+// Reads 4 bytes per pixel (one past a 3-value pixel).
+template <int P>
+inline __m128i pixel_pairs(const std::uint8_t* s, const std::int32_t* pairs, int taps2, std::int32_t bias) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i acc = _mm_set1_epi32(bias);
+  for (int k = 0; k < taps2 / 2; ++k) {
+    std::int32_t a, b;
+    std::memcpy(&a, s + 2 * k * P, 4);
+    std::memcpy(&b, s + (2 * k + 1) * P, 4);
+    const __m128i ab = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128(a), _mm_cvtsi32_si128(b)), zero);
+    acc = _mm_add_epi32(acc, _mm_madd_epi16(ab, _mm_set1_epi32(pairs[k])));
+  }
+  return acc;
+}
+#endif
+
+template <int P>
+inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w, int in_w, int p_dyn) {
+  const int p = P > 0 ? P : p_dyn;
+  const int taps = t.taps;
+  const std::int32_t bias = kernels::int16_bias(t.precision);
+  for (int x = 0; x < out_w; ++x) {
+    const std::uint8_t* s = src + static_cast<std::int64_t>(t.start[x]) * p;
+    const std::int16_t* w = t.w.data() + static_cast<std::int64_t>(x) * taps;
+#if defined(__SSE2__)
+    // The SSE2 forms read taps8 (P = 1) or taps2 pixels + 1 byte (P = 3, 4): inside the row?
+    if constexpr (P == 1) {
+      if (t.start[x] + t.taps8 <= in_w) {
+        dst[x] = kernels::int16_finish(dot8(s, t.w8.data() + static_cast<std::int64_t>(x) * t.taps8, t.taps8) + bias, t.precision);
+        continue;
+      }
+    } else if constexpr (P == 3 || P == 4) {
+      if (t.start[x] + t.taps2 < in_w) {
+        alignas(16) std::int32_t acc[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(acc),
+                        pixel_pairs<P>(s, t.pairs.data() + static_cast<std::int64_t>(x) * (t.taps2 / 2), t.taps2, bias));
+        for (int c = 0; c < P; ++c) dst[x * P + c] = kernels::int16_finish(acc[c], t.precision);
+        continue;
+      }
+    }
+#endif
+    if constexpr (P == 1) {
+      std::int32_t acc = 0;
+      for (int j = 0; j < taps; ++j) acc += static_cast<std::int32_t>(s[j]) * w[j];
+      dst[x] = kernels::int16_finish(acc + bias, t.precision);
+    } else if constexpr (P > 1) {
+      std::int32_t acc[P];
+      for (int c = 0; c < P; ++c) acc[c] = bias;
+      for (int j = 0; j < taps; ++j) {
+        for (int c = 0; c < P; ++c) acc[c] += static_cast<std::int32_t>(s[j * P + c]) * w[j];
+      }
+      for (int c = 0; c < P; ++c) dst[x * P + c] = kernels::int16_finish(acc[c], t.precision);
+    } else {
+      for (int c = 0; c < p; ++c) {
+        std::int32_t acc = bias;
+        for (int j = 0; j < taps; ++j) acc += static_cast<std::int32_t>(s[j * p + c]) * w[j];
+        dst[x * p + c] = kernels::int16_finish(acc, t.precision);
+      }
+    }
+  }
+}
+
+SV_CPU_CLONES
+void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int out_w, int in_w, int p, std::int64_t first,
+                     std::int64_t last) {
+  for (std::int64_t r = first; r < last; ++r) {
+    switch (p) {
+      case 1: horizontal_row<1>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
+      case 3: horizontal_row<3>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
+      case 4: horizontal_row<4>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
+      default: horizontal_row<0>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
+    }
+  }
+}
+
+// Output rows [first, last) of the vertical pass; `len` values per row.
+SV_CPU_CLONES
+void vertical_rows(const Rows& src, const Rows& dst, const Int16Table& t, std::int64_t len, std::int64_t first,
+                   std::int64_t last) {
+  thread_local std::vector<std::int32_t> acc_buffer;
+  acc_buffer.resize(static_cast<std::size_t>(len));
+  std::int32_t* acc = acc_buffer.data();
+  const std::int32_t bias = kernels::int16_bias(t.precision);
+  const int precision = t.precision;
+  for (std::int64_t r = first; r < last; ++r) {
+    const std::int64_t y = r % dst.height, image_plane = r / dst.height;
+    const std::uint8_t* column = src.row(image_plane * src.height + t.start[y]);
+    const std::int16_t* w = t.w.data() + y * t.taps;
+    for (std::int64_t k = 0; k < len; ++k) acc[k] = bias;
+    for (int j = 0; j < t.taps; ++j) {
+      const std::int32_t wj = w[j];
+      if (wj == 0) continue;
+      const std::uint8_t* s = column + j * src.row_stride;
+      for (std::int64_t k = 0; k < len; ++k) acc[k] += static_cast<std::int32_t>(s[k]) * wj;
+    }
+    std::uint8_t* d = dst.row(r);
+    for (std::int64_t k = 0; k < len; ++k) {
+      const std::int32_t v = acc[k] >> precision;
+      d[k] = static_cast<std::uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+    }
+  }
+}
+
+// The plain strided loop, for layouts whose rows are not contiguous.
+void strided_pass(const ImageBatch& src, const ImageBatch& dst, const Int16Table& t, bool horizontal) {
+  const std::int64_t rows = dst.n * dst.c * dst.h;
+  parallel_for(rows, std::max<std::int64_t>(1, (1 << 16) / std::max<std::int64_t>(dst.w * t.taps, 1)),
+               [&](std::int64_t first, std::int64_t last) {
+                 for (std::int64_t r = first; r < last; ++r) {
+                   const std::int64_t p = r / dst.h;
+                   const int y = static_cast<int>(r % dst.h);
+                   const kernels::PlaneView<std::uint8_t> s = kernels::plane_view<std::uint8_t>(src, p);
+                   const auto d = kernels::plane_view<std::uint8_t, std::uint8_t*>(dst, p);
+                   for (int x = 0; x < dst.w; ++x) {
+                     const int i = horizontal ? x : y;
+                     const std::int16_t* w = t.w.data() + static_cast<std::int64_t>(i) * t.taps;
+                     const std::int64_t step = horizontal ? s.stride_w : s.stride_h;
+                     const std::uint8_t* first_tap = horizontal ? &s.at(y, t.start[i]) : &s.at(t.start[i], x);
+                     std::int32_t acc = kernels::int16_bias(t.precision);
+                     for (int j = 0; j < t.taps; ++j) acc += static_cast<std::int32_t>(first_tap[j * step]) * w[j];
+                     d.at(y, x) = kernels::int16_finish(acc, t.precision);
+                   }
+                 }
+               });
+}
+
+// Values interleaved per pixel in a contiguous row: 1 for rows of one plane, C for channels_last;
+// 0 when the rows are not contiguous.
+std::int64_t interleave(const ImageBatch& b) {
+  if (b.stride_w == 1 || b.w == 1) return 1;
+  if (b.stride_c == 1 && b.stride_w == b.c) return b.c;
+  return 0;
+}
+
+// The batch as rows of pixels with p interleaved values.
+Rows rows_of(const ImageBatch& b, std::int64_t p) {
+  auto* base = static_cast<std::uint8_t*>(b.data);
+  if (p == 1) return Rows{base, b.stride_n, b.stride_c, b.stride_h, b.c, b.h};
+  return Rows{base, b.stride_n, 0, b.stride_h, 1, b.h};
+}
+
+// A dense intermediate of `in`'s height and `out`'s width, laid out as `p` says.
+ImageBatch intermediate(std::uint8_t* data, const ImageBatch& in, const ImageBatch& out, std::int64_t p) {
+  if (p == 1) return kernels::int16_intermediate(data, in, out);
+  ImageBatch m;
+  m.data = data;
+  m.n = out.n;
+  m.c = out.c;
+  m.h = in.h;
+  m.w = out.w;
+  m.stride_c = 1;
+  m.stride_w = out.c;
+  m.stride_h = out.w * out.c;
+  m.stride_n = in.h * m.stride_h;
+  return m;
+}
+
+void pass(const ImageBatch& src, const ImageBatch& dst, const Int16Table& t, bool horizontal, std::int64_t p) {
+  if (p == 0) {
+    strided_pass(src, dst, t, horizontal);
+    return;
+  }
+  const Rows s = rows_of(src, p), d = rows_of(dst, p);
+  const std::int64_t rows = dst.n * d.planes * d.height, len = dst.w * p;
+  const std::int64_t work = len * t.taps;
+  parallel_for(rows, std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(work, 1)), [&](std::int64_t first, std::int64_t last) {
+    if (horizontal) {
+      horizontal_rows(s, d, t, static_cast<int>(dst.w), static_cast<int>(src.w), static_cast<int>(p), first, last);
+    } else {
+      vertical_rows(s, d, t, len, first, last);
+    }
+  });
+}
+
+}  // namespace
+
+// torch resizes uint8 this way for every channel count (its AVX2 kernel for <= 4 channels and
+// the generic separable one otherwise compute the same sums): horizontal pass, rounded to uint8,
+// then vertical pass; a dimension that keeps its size is skipped.
+void resize_uint8_int16(const ImageBatch& in, const ImageBatch& out, bool antialias, kernels::ResampleFilter filter) {
+  const bool horizontal = in.w != out.w, vertical = in.h != out.h;
+  std::int64_t p = interleave(in);
+  if (p != interleave(out)) p = 0;
+  if (horizontal && vertical) {
+    std::vector<std::uint8_t> mid(static_cast<std::size_t>(out.n * out.c * in.h * out.w));
+    const ImageBatch m = intermediate(mid.data(), in, out, p == 0 ? 1 : p);
+    pass(in, m, int16_table(in.w, out.w, antialias, filter), true, p);
+    pass(m, out, int16_table(in.h, out.h, antialias, filter), false, p);
+  } else if (horizontal) {
+    pass(in, out, int16_table(in.w, out.w, antialias, filter), true, p);
+  } else {
+    pass(in, out, int16_table(in.h, out.h, antialias, filter), false, p);
+  }
+}
+
+}  // namespace streamvision::cpu

@@ -1,0 +1,158 @@
+"""The CPU engine (issue 13 parts 2 and 5, issue 15 part 6): crops inside the image are views of
+the input (torch and numpy), uint8 resize equals torchvision's CPU result bit for bit at sizes
+the fast paths take (large, channels 1/3/4, batched, contiguous and HWC-strided), results do not
+depend on the thread count, and the thread pool works in a forked child."""
+
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import HAVE_TORCH, HAVE_TORCHVISION, needs_torchvision
+
+import streamvision.transforms.v2.functional as F
+
+if HAVE_TORCH:
+    import torch
+if HAVE_TORCH and HAVE_TORCHVISION:
+    import torchvision.transforms.v2.functional as TF
+    from torchvision.transforms import InterpolationMode as IM
+
+needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="needs torch")
+
+
+# ---- crops are views --------------------------------------------------------------------------
+
+@needs_torchvision
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "sliced"])
+def test_torch_crop_inside_is_a_view_like_torchvision(layout):
+    x = torch.randint(0, 256, (2, 3, 20, 30), dtype=torch.uint8)
+    if layout == "channels_last":
+        x = x.contiguous(memory_format=torch.channels_last)
+    elif layout == "sliced":
+        x = torch.randint(0, 256, (2, 3, 24, 36), dtype=torch.uint8)[..., 2:22, 3:33]
+    for sv, tv in [(F.crop(x, 3, 4, 10, 12), TF.crop(x, 3, 4, 10, 12)),
+                   (F.center_crop(x, [8, 9]), TF.center_crop(x, [8, 9])),
+                   *zip(F.five_crop(x, [5, 6]), TF.five_crop(x, [5, 6])),
+                   *zip(F.ten_crop(x, [5, 6])[:5], TF.ten_crop(x, [5, 6])[:5])]:
+        assert sv.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+        assert (sv.storage_offset(), sv.stride(), sv.shape) == (tv.storage_offset(), tv.stride(), tv.shape)
+        assert sv._base is not None and torch.equal(sv, tv)
+    # Ops on a view read the window; writes through it land in the input.
+    c = F.crop(x, 3, 4, 10, 12)
+    assert torch.equal(F.horizontal_flip(c), TF.horizontal_flip(x[..., 3:13, 4:16]))
+    assert torch.equal(F.resize(c, [7, 5], antialias=True), TF.resize(x[..., 3:13, 4:16].contiguous(), [7, 5], antialias=True))
+    c.fill_(7)
+    assert bool((x[..., 3:13, 4:16] == 7).all())
+
+
+@needs_torch
+def test_torch_crop_outside_is_a_new_tensor():
+    x = torch.randint(0, 256, (3, 10, 12), dtype=torch.uint8)
+    for y in (F.crop(x, -1, 0, 4, 4), F.crop(x, 8, 0, 4, 4), F.center_crop(x, [12, 4])):
+        assert y.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+    assert torch.equal(F.crop(x, -1, 2, 4, 4)[:, 1:], x[:, :3, 2:6])
+    assert bool((F.crop(x, -1, 2, 4, 4)[:, 0] == 0).all())
+
+
+def test_numpy_crop_inside_shares_memory():
+    x = np.random.default_rng(0).integers(0, 256, (3, 10, 12), dtype=np.uint8)
+    c = F.crop(x, 2, 3, 4, 5)
+    assert np.shares_memory(c, x) and np.array_equal(c, x[:, 2:6, 3:8])
+    assert not np.shares_memory(F.crop(x, -1, 3, 4, 5), x)
+
+
+# ---- uint8 resize: bit for bit with torchvision on the CPU, at the fast paths' sizes --------
+
+@needs_torchvision
+@pytest.mark.skipif(HAVE_TORCH and torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"),
+                    reason="torchvision resizes uint8 bilinear in float32 on this CPU (test_resize covers it)")
+def test_uint8_resize_large_random_sizes_equal_torchvision():
+    rng = random.Random(13)
+    g = torch.Generator().manual_seed(13)
+    cases = [((3, 1080, 1920), [256], True), ((3, 1080, 1920), [224, 224], False)]
+    for _ in range(24):
+        c = rng.choice([1, 3, 4])
+        shape = ([rng.randint(1, 3)] if rng.random() < 0.4 else []) + [c, rng.randint(40, 400), rng.randint(40, 400)]
+        cases.append((tuple(shape), [rng.randint(8, 500), rng.randint(8, 500)], rng.random() < 0.6))
+    for shape, size, antialias in cases:
+        for mode in ("bilinear", "bicubic"):
+            x = torch.randint(0, 256, shape, generator=g, dtype=torch.uint8)
+            dims = list(range(x.dim() - 3)) + [x.dim() - 2, x.dim() - 1, x.dim() - 3]
+            hwc = x.permute(dims).contiguous().permute([dims.index(i) for i in range(x.dim())])
+            for name, view in (("contiguous", x), ("hwc", hwc)):
+                expected = TF.resize(view, size, interpolation=IM(mode), antialias=antialias)
+                actual = F.resize(view, size, interpolation=mode, antialias=antialias)
+                assert torch.equal(actual, expected), f"{mode} aa={antialias} {shape} {name} -> {size}"
+
+
+# ---- threads ------------------------------------------------------------------------------------
+
+_THREADS_SCRIPT = r"""
+import hashlib, sys
+import numpy as np
+import streamvision.transforms.v2.functional as F
+rng = np.random.default_rng(5)
+u8 = rng.integers(0, 256, (4, 3, 300, 411), dtype=np.uint8)
+f32 = rng.random((4, 3, 300, 411), dtype=np.float32)
+h = hashlib.sha256()
+for x in (u8, f32, np.ascontiguousarray(u8.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)):
+    for y in (F.resize(x, [123, 250], antialias=True), F.resize(x, [401, 77], interpolation="bicubic"),
+              F.horizontal_flip(x), F.adjust_hue(x, 0.2), F.gaussian_blur(x, [5, 5]), F.rotate(x, 17.0),
+              F.to_dtype(x, np.float32, scale=True) if x.dtype == np.uint8 else F.normalize(x, [0.4] * 3, [0.2] * 3)):
+        h.update(np.ascontiguousarray(y).tobytes())
+print(h.hexdigest())
+"""
+
+
+def _run(script, threads):
+    env = dict(os.environ, STREAMVISION_NUM_THREADS=str(threads))
+    return subprocess.run([sys.executable, "-c", script], env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    one = _run(_THREADS_SCRIPT, 1)
+    assert _run(_THREADS_SCRIPT, 2) == one
+    assert _run(_THREADS_SCRIPT, 5) == one
+
+
+_FORK_SCRIPT = r"""
+import os
+import numpy as np
+import streamvision.transforms.v2.functional as F
+x = np.random.default_rng(1).integers(0, 256, (8, 3, 200, 300), dtype=np.uint8)
+before = F.resize(x, [100, 150], antialias=True)  # starts the pool in the parent
+for _ in range(2):
+    pid = os.fork()
+    if pid == 0:  # the child has none of the parent's pool threads: the pool must start again
+        ok = all(np.array_equal(F.resize(x, [100, 150], antialias=True), before) for _ in range(3))
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, status
+assert np.array_equal(F.resize(x, [100, 150], antialias=True), before)  # the parent's pool still works
+print("ok")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_thread_pool_works_after_fork():
+    # In a subprocess with a timeout: a pool that does not survive fork hangs the child.
+    env = dict(os.environ, STREAMVISION_NUM_THREADS="4")
+    out = subprocess.run([sys.executable, "-c", _FORK_SCRIPT], env=env, check=True, stdout=subprocess.PIPE,
+                         text=True, timeout=120).stdout
+    assert out.strip() == "ok"
+
+
+# ---- the CPU benchmark runs (no timing assertions) ----------------------------------------------
+
+@needs_torchvision
+def test_bench_cpu_prints_the_table():
+    bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "bench_cpu.py")
+    out = subprocess.run([sys.executable, bench, "--threads", "1", "--repeats", "1", "--quick",
+                          "--filter", "horizontal_flip | 1080p HWC-strided | uint8"],
+                         check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
+    rows = [line for line in out.splitlines() if line.startswith("| horizontal_flip")]
+    assert len(rows) == 1 and rows[0].count("|") == 7 and "n/a" not in rows[0], out
