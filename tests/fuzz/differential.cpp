@@ -16,6 +16,7 @@
 // engine; what ctest runs on machines without a GPU). Without --cpu-only and without a GPU it
 // says so and exits 77 (ctest reports the test as skipped).
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -104,7 +105,7 @@ enum class Allowance { Exact, OneUnit, OneUlp };
 
 Allowance allowance(const std::string& op, sv::DType dtype) {
   if ((op == "resize" || op == "resized_crop") && dtype == sv::DType::UInt8) return Allowance::OneUnit;
-  if ((op == "gaussian_noise" || op == "gaussian_noise_normals") &&
+  if ((op == "gaussian_noise" || op == "gaussian_noise_normals" || op == "gaussian_noise_generator") &&
       (dtype == sv::DType::Float16 || dtype == sv::DType::BFloat16)) {
     return Allowance::OneUlp;
   }
@@ -113,6 +114,27 @@ Allowance allowance(const std::string& op, sv::DType dtype) {
 
 // Ordered integer of a 16-bit float's bits: neighbours differ by 1 (ulp distance).
 std::int32_t ordered16(std::uint16_t b) { return (b & 0x8000) ? -static_cast<std::int32_t>(b & 0x7fff) : (b & 0x7fff); }
+
+// `message` with every device name ("cpu", "cuda", "cuda:N") replaced by "<device>".
+std::string without_devices(const std::string& message) {
+  std::string out;
+  for (std::size_t i = 0; i < message.size();) {
+    if (message.compare(i, 4, "cuda") == 0) {
+      i += 4;
+      if (i < message.size() && message[i] == ':') {
+        ++i;
+        while (i < message.size() && std::isdigit(static_cast<unsigned char>(message[i]))) ++i;
+      }
+      out += "<device>";
+    } else if (message.compare(i, 3, "cpu") == 0) {
+      i += 3;
+      out += "<device>";
+    } else {
+      out += message[i++];
+    }
+  }
+  return out;
+}
 
 struct Verdict {
   bool equal = true;
@@ -128,8 +150,17 @@ Verdict compare(const Outcome& a, const Outcome& b) {
     return v;
   };
   if (a.failed || b.failed) {
+    // The CUDA engine of the batch ops covers less than their CPU path (batch.hpp: bilinear
+    // antialias resize, 3-channel jitter) and says so with NotImplemented: a documented refusal.
+    if (!a.failed && b.kind == sv::ErrorKind::NotImplemented && a.op.ends_with("_batch")) {
+      v.within_tolerance_only = true;
+      return v;
+    }
     if (a.failed != b.failed) return fail(a.failed ? "only CPU failed: " + a.message : "only CUDA failed: " + b.message);
-    if (a.kind != b.kind || a.message != b.message) return fail("different errors: '" + a.message + "' vs '" + b.message + "'");
+    // Messages name the input's device ("on cpu" / "on cuda:0"): compared without it.
+    if (a.kind != b.kind || without_devices(a.message) != without_devices(b.message)) {
+      return fail("different errors: '" + a.message + "' vs '" + b.message + "'");
+    }
     return v;
   }
   if (a.results.size() != b.results.size()) return fail("different result counts");
