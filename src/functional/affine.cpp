@@ -50,7 +50,14 @@ std::array<std::int64_t, 2> affine_output_size(const std::array<double, 6>& matr
   for (int axis = 0; axis < 2; ++axis) {
     const float cmax = std::ceil(std::trunc((hi[axis] + halfs[axis]) * inv_tol) * tol);
     const float cmin = std::floor(std::trunc((lo[axis] + halfs[axis]) * inv_tol) * tol);
-    size[axis] = static_cast<std::int64_t>(cmax - cmin);
+    const float extent = cmax - cmin;
+    // A center far outside float32's range makes the corners inf and the extent NaN or inf: an
+    // error, not a conversion to int64 (undefined for those values).
+    if (!(extent >= 0.0f && extent < 9.0e18f)) {
+      throw Error(ErrorKind::Value, "rotate", "center", "a center whose expanded canvas has a finite size",
+                  "an expanded canvas of " + format_number(static_cast<double>(extent)) + " pixels along an axis");
+    }
+    size[axis] = static_cast<std::int64_t>(extent);
   }
   return size;  // w, h
 }
