@@ -69,7 +69,6 @@ RANDOM = {
     "TrivialAugmentWide": lambda **k: T.TrivialAugmentWide(**k),
     "AugMix": lambda **k: T.AugMix(**k),
 }
-FLOAT_INPUT = {"GaussianNoise"}
 
 
 def test_every_random_class_takes_per_sample():
