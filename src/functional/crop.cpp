@@ -61,14 +61,13 @@ Tensor crop_unchecked(const Tensor& image, const Window& win, const std::optiona
 
 // torchvision's center crop window of an H x W image (padding folded into negative offsets).
 Window center_window(std::int64_t h, std::int64_t w, std::int64_t ch, std::int64_t cw) {
-  std::int64_t pad_top = 0, pad_left = 0, hh = h, ww = w;
-  if (ch > h || cw > w) {
-    pad_left = cw > w ? (cw - w) / 2 : 0;
-    pad_top = ch > h ? (ch - h) / 2 : 0;
-    ww = w + pad_left + (cw > w ? (cw - w + 1) / 2 : 0);
-    hh = h + pad_top + (ch > h ? (ch - h + 1) / 2 : 0);
-    if (cw == ww && ch == hh) return {-pad_top, -pad_left, ch, cw};
-  }
+  // torchvision pads a too-small image by ((cw - w) // 2, (cw - w + 1) // 2) on the sides, so the
+  // padded width is max(w, cw); written that way it cannot overflow for sizes near INT64_MAX.
+  const std::int64_t pad_left = cw > w ? (cw - w) / 2 : 0;
+  const std::int64_t pad_top = ch > h ? (ch - h) / 2 : 0;
+  const std::int64_t ww = std::max(w, cw);
+  const std::int64_t hh = std::max(h, ch);
+  if ((ch > h || cw > w) && cw == ww && ch == hh) return {-pad_top, -pad_left, ch, cw};
   // Python's round: half to even.
   const auto top = static_cast<std::int64_t>(std::nearbyint(static_cast<double>(hh - ch) / 2.0));
   const auto left = static_cast<std::int64_t>(std::nearbyint(static_cast<double>(ww - cw) / 2.0));

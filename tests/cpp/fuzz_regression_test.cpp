@@ -184,3 +184,23 @@ TEST(FuzzRegression, BatchBoxesNearInt64LimitsAreErrors) {
   b[0] = 1, b[1] = 2, b[2] = 7, b[3] = 7;  // the largest box that fits still works
   EXPECT_EQ(F::resized_crop_batch({image}, boxes, {4, 4}).size(-1), 4);
 }
+
+// crash-center-crop-size-int64-max: the padded size w + (cw - w) / 2 + (cw - w + 1) / 2 overflowed
+// for an output size near INT64_MAX; the window is computed as max(w, cw) now, and an absurd output
+// ends as an Error while ordinary padded center crops keep torchvision's placement.
+TEST(FuzzRegression, CenterCropNearInt64MaxIsAnError) {
+  const sv::Tensor empty = sv::empty({1, 0, 0}, sv::DType::UInt8, sv::Device::cpu());
+  EXPECT_THROW(F::center_crop(empty, {kMax, kMax}), sv::Error);
+  EXPECT_THROW(F::center_crop(small_image(), {kMax}), sv::Error);
+  EXPECT_THROW(F::center_crop(small_image(), {kMax - 1, 3}), sv::Error);
+  // 5x7 into 8x10: torchvision pads (left 1, top 1, right 2, bottom 2) and returns the padded image.
+  const sv::Tensor x = svt::random_cpu({1, 1, 5, 7}, sv::DType::Float32, 3);
+  const sv::Tensor c = sv::contiguous(F::center_crop(x, {8, 10}));
+  ASSERT_EQ(c.size(-2), 8);
+  ASSERT_EQ(c.size(-1), 10);
+  const sv::Tensor xc = sv::contiguous(x);
+  EXPECT_EQ(c.data_as<float>()[0], 0.0f);
+  EXPECT_EQ(c.data_as<float>()[1 * 10 + 1], xc.data_as<float>()[0]);
+  EXPECT_EQ(c.data_as<float>()[5 * 10 + 7], xc.data_as<float>()[4 * 7 + 6]);
+  EXPECT_EQ(c.data_as<float>()[6 * 10 + 8], 0.0f);
+}
