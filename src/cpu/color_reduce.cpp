@@ -4,10 +4,12 @@
 // adjust_contrast's floating-point sums add in exactly the order the CUDA engine uses
 // (kernels/reduce.hpp), so both give the same mean.
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
 #include "cpu/pixels.hpp"
+#include "cpu/simd.hpp"
 #include "kernels/color.hpp"
 #include "core/dtype_dispatch.hpp"
 #include "kernels/color_equalize.hpp"
@@ -22,8 +24,74 @@ using kernels::ImageBatch;
 
 // ---- adjust_contrast --------------------------------------------------------------------------
 
+// Integer images sum their (floored) gray values exactly in 64 bits, so any order gives the CUDA
+// engine's sum: rows are summed on their own, in a loop that vectorises (blocks of 4096 pixels in
+// 32 bits: 4096 * 65535 < 2^32; the gray value of an integer pixel is within [0, bound], so the
+// int32 conversion is the 64-bit one).
+template <class T, int C>
+SV_FORCE_INLINE std::uint64_t gray_row_sum_impl(const T* src, std::int64_t w, std::int64_t sw, std::int64_t sc) {
+  std::uint64_t sum = 0;
+  for (std::int64_t x0 = 0; x0 < w; x0 += 4096) {
+    const std::int64_t x1 = std::min(w, x0 + 4096);
+    std::uint32_t block = 0;
+    for (std::int64_t x = x0; x < x1; ++x) {
+      T v[C];
+      SV_UNROLL
+      for (int c = 0; c < C; ++c) v[c] = src[x * sw + c * sc];
+      if constexpr (C == 3) {
+        block += static_cast<std::uint32_t>(static_cast<std::int32_t>(kernels::blend_gray(v[0], v[1], v[2])));
+      } else {
+        block += v[0];
+      }
+    }
+    sum += block;
+  }
+  return sum;
+}
+template <class T, int C>
+SV_CPU_V3 std::uint64_t gray_row_sum_v3(const T* src, std::int64_t w, std::int64_t sw, std::int64_t sc) {
+  return sw == 1 ? gray_row_sum_impl<T, C>(src, w, 1, sc) : gray_row_sum_impl<T, C>(src, w, sw, sc);
+}
+template <class T, int C>
+std::uint64_t gray_row_sum_base(const T* src, std::int64_t w, std::int64_t sw, std::int64_t sc) {
+  return sw == 1 ? gray_row_sum_impl<T, C>(src, w, 1, sc) : gray_row_sum_impl<T, C>(src, w, sw, sc);
+}
+
+template <class T, int C>
+std::vector<kernels::opmath_t<T>> integer_contrast_means(const ImageBatch& in) {
+  std::vector<std::uint64_t> row_sums(static_cast<std::size_t>(in.n * in.h));
+  const auto row_sum = cpu_is_x86_64_v3() ? &gray_row_sum_v3<T, C> : &gray_row_sum_base<T, C>;
+  parallel_for(in.n * in.h, std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(in.w, 1)),
+               [&](std::int64_t first, std::int64_t last) {
+                 for (std::int64_t r = first; r < last; ++r) {
+                   const T* row = static_cast<const T*>(in.data) + (r / in.h) * in.stride_n + (r % in.h) * in.stride_h;
+                   row_sums[static_cast<std::size_t>(r)] = row_sum(row, in.w, in.stride_w, in.stride_c);
+                 }
+               });
+  std::vector<kernels::opmath_t<T>> means(static_cast<std::size_t>(in.n));
+  for (std::int64_t n = 0; n < in.n; ++n) {
+    means[static_cast<std::size_t>(n)] =
+        kernels::contrast_mean<T>(&row_sums[static_cast<std::size_t>(n * in.h)], in.h, in.h * in.w);
+  }
+  return means;
+}
+
+template <class T, int C>
+void float_contrast(const ImageBatch& in, const ImageBatch& out, double factor);
+
 template <class T, int C>
 void contrast(const ImageBatch& in, const ImageBatch& out, double factor) {
+  if constexpr (!kernels::is_float_like<T>) {
+    const std::vector<kernels::opmath_t<T>> means = integer_contrast_means<T, C>(in);
+    run_pixels<T>(in, out, kernels::ContrastApplyOp<T, C>{kernels::BlendFactors<T>::make(factor), means.data()});
+  } else {
+    float_contrast<T, C>(in, out, factor);
+  }
+}
+
+// Float images sum in double, in exactly the CUDA engine's order (kernels/reduce.hpp).
+template <class T, int C>
+void float_contrast(const ImageBatch& in, const ImageBatch& out, double factor) {
   using Acc = kernels::ContrastAcc<T>;
   constexpr int kThreads = kernels::kReduceThreads;
   constexpr int kPerThread = kernels::kContrastGroupsPerThread;

@@ -9,6 +9,7 @@
 
 #include "core/tensor_views.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/simd.hpp"
 #include "kernels/copy.hpp"
 #include "kernels/elementwise_plan.hpp"
 
@@ -18,11 +19,16 @@ namespace streamvision::cpu {
 // elements (layout.cpp; compiled for AVX2 and the baseline, picked at load time).
 void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t itemsize);
 
+// dst[3i .. 3i + 3) = src[i * src_step .. + 3) for i in [0, count): packed 3-byte pixels (a
+// channels_last uint8 RGB flip or copy), from a byte step of at least 3 either way (layout.cpp).
+void copy_rgb8_pixels(const std::uint8_t* src, std::int64_t src_step, std::uint8_t* dst, std::int64_t count);
+
 // One run of `count` elements of one row, all of channel `channel`: the inner loops are plain
 // counted loops the compiler vectorises (contiguous, and reversed for flips).
 template <class In, class Out, class Op>
-inline void elementwise_run(const In* src, Out* dst, std::int64_t count, std::int64_t is0, std::int64_t os0,
-                            std::uint32_t channel, const Op& op) {
+SV_FORCE_INLINE void elementwise_run(const In* src, Out* dst, std::int64_t count, std::int64_t is0, std::int64_t os0,
+                                     std::uint32_t channel, const Op& op_ref) {
+  const Op op = op_ref;  // a local copy: 1-byte stores may alias the op's fields (cpu/pixels.hpp)
   if (os0 == 1 && is0 == 1) {
     for (std::int64_t j = 0; j < count; ++j) dst[j] = op(src[j], channel);
   } else if (os0 == 1 && is0 == -1) {
@@ -36,6 +42,18 @@ inline void elementwise_run(const In* src, Out* dst, std::int64_t count, std::in
   }
 }
 
+// elementwise_run compiled for x86-64-v3 and for the baseline (cpu/simd.hpp).
+template <class In, class Out, class Op>
+SV_CPU_V3 void elementwise_run_v3(const In* src, Out* dst, std::int64_t count, std::int64_t is0, std::int64_t os0,
+                                  std::uint32_t channel, const Op& op) {
+  elementwise_run(src, dst, count, is0, os0, channel, op);
+}
+template <class In, class Out, class Op>
+void elementwise_run_base(const In* src, Out* dst, std::int64_t count, std::int64_t is0, std::int64_t os0,
+                          std::uint32_t channel, const Op& op) {
+  elementwise_run(src, dst, count, is0, os0, channel, op);
+}
+
 template <int N, class In, class Out, class Op>
 inline void short_row(const In* src, Out* dst, const Op& op) {
   for (int j = 0; j < N; ++j) dst[j] = op(src[j], 0u);
@@ -44,6 +62,7 @@ inline void short_row(const In* src, Out* dst, const Op& op) {
 template <class In, class Out, class Op>
 void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* out, const Op& op) {
   if (plan.numel == 0) return;
+  const auto run_fn = cpu_is_x86_64_v3() ? &elementwise_run_v3<In, Out, Op> : &elementwise_run_base<In, Out, Op>;
   const std::int64_t row_len = plan.size[0];
   const std::int64_t rows = plan.numel / row_len;
   const std::int64_t is0 = plan.in_stride[0];
@@ -64,6 +83,12 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
           }
           const In* src = in + in_off;
           Out* dst = out + out_off;
+          if constexpr (std::is_same_v<Op, kernels::CopyOp> && sizeof(In) == 1) {
+            if (is0 == 1 && os0 == 1 && row_len == 3 && os1 == 3 && (is1 >= 3 || is1 <= -3)) {
+              copy_rgb8_pixels(reinterpret_cast<const std::uint8_t*>(src), is1, reinterpret_cast<std::uint8_t*>(dst), n1);
+              continue;
+            }
+          }
           if (is0 == 1 && os0 == 1 && row_len == 3) {  // RGB pixels: a fixed-size body per pixel
             for (std::int64_t i = 0; i < n1; ++i) short_row<3>(src + i * is1, dst + i * os1, op);
           } else if (is0 == 1 && os0 == 1 && row_len == 4) {
@@ -110,13 +135,13 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
         }
         for (std::int64_t j = 0; j < count;) {
           const std::int64_t run = std::min(count - j, plan.channel_inner - within);
-          elementwise_run(src + j * is0, dst + j * os0, run, is0, os0, channel, op);
+          run_fn(src + j * is0, dst + j * os0, run, is0, os0, channel, op);
           j += run;
           within = 0;
           if (++channel == plan.channels) channel = 0;
         }
       } else {
-        elementwise_run(src, dst, count, is0, os0, 0u, op);
+        run_fn(src, dst, count, is0, os0, 0u, op);
       }
     }
   });

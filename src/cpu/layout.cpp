@@ -1,7 +1,14 @@
 // CPU kernel of copy (layout conversion), and copy_view, the one strided copy that flips, erase,
 // permute_channels and rotate's right angles are made of.
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "core/dtype_dispatch.hpp"
 #include "cpu/elementwise.hpp"
+#include "cpu/simd.hpp"
 #include "kernels/copy.hpp"
 #include "streamvision/functional/layout.hpp"
 
@@ -9,11 +16,6 @@ namespace streamvision::cpu {
 
 namespace {
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SV_REVERSE_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define SV_REVERSE_CLONES
-#endif
 
 // Plain reversed loops: with AVX2 the compiler turns them into 32-byte loads, a permute and stores.
 template <class T>
@@ -21,9 +23,9 @@ inline void reverse_items(const T* src, T* dst, std::int64_t count) {
   for (std::int64_t j = 0; j < count; ++j) dst[j] = src[-j];
 }
 
-SV_REVERSE_CLONES void reverse_1(const std::uint8_t* src, std::uint8_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
-SV_REVERSE_CLONES void reverse_2(const std::uint16_t* src, std::uint16_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
-SV_REVERSE_CLONES void reverse_4(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
+SV_CPU_CLONES void reverse_1(const std::uint8_t* src, std::uint8_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
+SV_CPU_CLONES void reverse_2(const std::uint16_t* src, std::uint16_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
+SV_CPU_CLONES void reverse_4(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
 
 }  // namespace
 
@@ -33,6 +35,55 @@ void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t it
     case 2: reverse_2(static_cast<const std::uint16_t*>(src), static_cast<std::uint16_t*>(dst), count); break;
     default: reverse_4(static_cast<const std::uint32_t*>(src), static_cast<std::uint32_t*>(dst), count); break;
   }
+}
+
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// A reversed run of packed 3-byte pixels (src_step -3), five pixels per 16-byte shuffle. Output
+// pixels i .. i+4 are source pixels i+4 .. i in memory order, the 15 bytes from
+// src - 3 (i + 4); they are loaded from one byte lower (a byte of pixel i+5) so the load never
+// reaches above the run, and the 16-byte store's last byte is pixel i+5's first, rewritten next.
+// Returns how many pixels it copied (a multiple of 5, leaving at least one).
+SV_CPU_V3 std::int64_t reverse_rgb8_blocks(const std::uint8_t* src, std::uint8_t* dst, std::int64_t count) {
+  const __m128i order = _mm_setr_epi8(13, 14, 15, 10, 11, 12, 7, 8, 9, 4, 5, 6, 1, 2, 3, 0);
+  std::int64_t i = 0;
+  for (; i + 6 <= count; i += 5) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - 3 * (i + 4) - 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 3 * i), _mm_shuffle_epi8(v, order));
+  }
+  return i;
+}
+#endif
+
+}  // namespace
+
+void copy_rgb8_pixels(const std::uint8_t* src, std::int64_t src_step, std::uint8_t* dst, std::int64_t count) {
+  if (count <= 0) return;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if (src_step == -3 && cpu_is_x86_64_v3()) {
+    const std::int64_t done = reverse_rgb8_blocks(src, dst, count);
+    src -= 3 * done;
+    dst += 3 * done;
+    count -= done;
+  }
+#endif
+  // Pixels are 3 bytes; one 4-byte load and store per pixel is faster than three 1-byte ones.
+  // The 4th byte read lies below the next pixel in memory (inside the tensor) except for the
+  // pixel at the highest address, and the 4th byte written is rewritten by the next pixel
+  // except for the last one: those two are copied with 3 bytes.
+  const std::int64_t top = src_step < 0 ? 0 : count - 1;
+  for (std::int64_t i = 0; i < count - 1; ++i) {
+    std::uint32_t v;
+    if (i == top) {
+      v = 0;
+      std::memcpy(&v, src + i * src_step, 3);
+    } else {
+      std::memcpy(&v, src + i * src_step, 4);
+    }
+    std::memcpy(dst + 3 * i, &v, 4);
+  }
+  std::memcpy(dst + 3 * (count - 1), src + (count - 1) * src_step, 3);
 }
 
 void copy_view(const kernels::StridedView& in, const kernels::StridedView& out) {

@@ -8,6 +8,7 @@
 
 #include "cpu/elementwise.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/simd.hpp"
 #include "kernels/image_batch.hpp"
 #include "kernels/reduce.hpp"
 
@@ -26,23 +27,83 @@ inline void load_pixel(const T* p, std::int64_t stride_c, T (&x)[C]) {
   for (int c = 0; c < C; ++c) x[c] = p[c * stride_c];
 }
 
+// One row of pixels. The contiguous case (stride_w 1 in and out) is a plain loop over x with one
+// pointer per channel, which the compiler vectorises.
+template <class T, class Op>
+SV_FORCE_INLINE void pixel_row_impl(const T* src, T* dst, std::int64_t w, std::int64_t in_sw, std::int64_t in_sc,
+                                    std::int64_t out_sw, std::int64_t out_sc, std::int64_t n, const Op& op_ref) {
+  constexpr int I = Op::kIn, O = Op::kOut;
+  // A local copy: stores of uint8 pixels may alias anything, so the op's fields would otherwise be
+  // reloaded for every pixel and the loop would not vectorise.
+  const Op op = op_ref;
+  if (in_sw == 1 && out_sw == 1) {
+    const T* in[I];
+    T* out[O];
+    SV_UNROLL
+    for (int c = 0; c < I; ++c) in[c] = src + c * in_sc;
+    SV_UNROLL
+    for (int c = 0; c < O; ++c) out[c] = dst + c * out_sc;
+    // Pixel x reads and writes only pixel x of each plane (the output is new, or the input
+    // itself): no dependence between iterations, whatever the compiler can prove about the pointers.
+    SV_IVDEP
+    for (std::int64_t x = 0; x < w; ++x) {
+      T a[I];
+      SV_UNROLL
+      for (int c = 0; c < I; ++c) a[c] = in[c][x];
+      T b[O];
+      op(n, a, b);
+      SV_UNROLL
+      for (int c = 0; c < O; ++c) out[c][x] = b[c];
+    }
+    return;
+  }
+  if (in_sw == I && in_sc == 1 && out_sw == O && out_sc == 1) {
+    // Packed channels_last pixels (a decoder's HWC buffer): constant strides, which the compiler
+    // vectorises with shuffles.
+    SV_IVDEP
+    for (std::int64_t x = 0; x < w; ++x) {
+      T a[I];
+      SV_UNROLL
+      for (int c = 0; c < I; ++c) a[c] = src[x * I + c];
+      T b[O];
+      op(n, a, b);
+      SV_UNROLL
+      for (int c = 0; c < O; ++c) dst[x * O + c] = b[c];
+    }
+    return;
+  }
+  for (std::int64_t x = 0; x < w; ++x) {
+    T a[I];
+    load_pixel(src + x * in_sw, in_sc, a);
+    T b[O];
+    op(n, a, b);
+    for (int c = 0; c < O; ++c) dst[x * out_sw + c * out_sc] = b[c];
+  }
+}
+
+template <class T, class Op>
+SV_CPU_V3 void pixel_row_v3(const T* src, T* dst, std::int64_t w, std::int64_t in_sw, std::int64_t in_sc,
+                            std::int64_t out_sw, std::int64_t out_sc, std::int64_t n, const Op& op) {
+  pixel_row_impl<T, Op>(src, dst, w, in_sw, in_sc, out_sw, out_sc, n, op);
+}
+
+template <class T, class Op>
+void pixel_row_base(const T* src, T* dst, std::int64_t w, std::int64_t in_sw, std::int64_t in_sc, std::int64_t out_sw,
+                    std::int64_t out_sc, std::int64_t n, const Op& op) {
+  pixel_row_impl<T, Op>(src, dst, w, in_sw, in_sc, out_sw, out_sc, n, op);
+}
+
 template <class T, class Op>
 void run_pixels(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const Op& op) {
-  constexpr int I = Op::kIn, O = Op::kOut;
   const std::int64_t rows = in.n * in.h;
   const std::int64_t grain = std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(in.w, 1));
+  const auto row_fn = cpu_is_x86_64_v3() ? &pixel_row_v3<T, Op> : &pixel_row_base<T, Op>;
   parallel_for(rows, grain, [&](std::int64_t first, std::int64_t last) {
     for (std::int64_t row = first; row < last; ++row) {
       const std::int64_t n = row / in.h, y = row % in.h;
       const T* src = static_cast<const T*>(in.data) + n * in.stride_n + y * in.stride_h;
       T* dst = static_cast<T*>(out.data) + n * out.stride_n + y * out.stride_h;
-      for (std::int64_t x = 0; x < in.w; ++x) {
-        T a[I];
-        load_pixel(src + x * in.stride_w, in.stride_c, a);
-        T b[O];
-        op(n, a, b);
-        for (int c = 0; c < O; ++c) dst[x * out.stride_w + c * out.stride_c] = b[c];
-      }
+      row_fn(src, dst, in.w, in.stride_w, in.stride_c, out.stride_w, out.stride_c, n, op);
     }
   });
 }

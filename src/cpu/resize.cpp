@@ -10,6 +10,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/resize_uint8.hpp"
+#include "cpu/simd.hpp"
 #include "core/tensor_views.hpp"
 #include "kernels/resize_weights.hpp"
 #include "streamvision/functional/resize.hpp"
@@ -91,15 +92,6 @@ AaTable<A> aa_table(std::int64_t in_size, std::int64_t out_size, kernels::Resamp
   return t;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-// Compiled for x86-64-v3 (AVX2, FMA: fma() becomes one instruction and the loops vectorise) and
-// the baseline, picked at load time. The build passes -ffp-contract=off, so FMA hardware changes
-// no rounding: only the explicit fused_mul_add calls fuse, as on CUDA.
-#define SV_RESIZE_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define SV_RESIZE_CLONES
-#endif
-
 // column[x] = sum_j src[ymin + j][x] * w[j] for x in [x_begin, x_end), in weighted_sum's order.
 template <class T, class A>
 inline void vertical_taps_impl(const kernels::PlaneView<T>& src, const A* w, int ymin, int taps, int x_begin, int x_end,
@@ -123,12 +115,12 @@ inline void vertical_taps_impl(const kernels::PlaneView<T>& src, const A* w, int
   }
 }
 
-SV_RESIZE_CLONES void vertical_taps(const kernels::PlaneView<float>& src, const float* w, int ymin, int taps, int x_begin,
-                                    int x_end, float* column) {
+SV_CPU_CLONES void vertical_taps(const kernels::PlaneView<float>& src, const float* w, int ymin, int taps, int x_begin,
+                                 int x_end, float* column) {
   vertical_taps_impl(src, w, ymin, taps, x_begin, x_end, column);
 }
-SV_RESIZE_CLONES void vertical_taps(const kernels::PlaneView<double>& src, const double* w, int ymin, int taps, int x_begin,
-                                    int x_end, double* column) {
+SV_CPU_CLONES void vertical_taps(const kernels::PlaneView<double>& src, const double* w, int ymin, int taps, int x_begin,
+                                 int x_end, double* column) {
   vertical_taps_impl(src, w, ymin, taps, x_begin, x_end, column);
 }
 // out[x] = sum_j column[xmin[x] + j] * w[x][j] for every output x, in weighted_sum's order.
@@ -136,12 +128,12 @@ template <class A>
 inline void horizontal_taps_impl(const A* w, int taps, const int* xmin, const int* xsize, const A* column, int out_w, A* out) {
   for (int x = 0; x < out_w; ++x) out[x] = kernels::weighted_sum(w + x * taps, 1, xsize[x], column + xmin[x], 1);
 }
-SV_RESIZE_CLONES void horizontal_taps(const float* w, int taps, const int* xmin, const int* xsize, const float* column,
-                                      int out_w, float* out) {
+SV_CPU_CLONES void horizontal_taps(const float* w, int taps, const int* xmin, const int* xsize, const float* column,
+                                   int out_w, float* out) {
   horizontal_taps_impl(w, taps, xmin, xsize, column, out_w, out);
 }
-SV_RESIZE_CLONES void horizontal_taps(const double* w, int taps, const int* xmin, const int* xsize, const double* column,
-                                      int out_w, double* out) {
+SV_CPU_CLONES void horizontal_taps(const double* w, int taps, const int* xmin, const int* xsize, const double* column,
+                                   int out_w, double* out) {
   horizontal_taps_impl(w, taps, xmin, xsize, column, out_w, out);
 }
 template <class A>

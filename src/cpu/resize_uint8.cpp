@@ -21,6 +21,7 @@
 #endif
 
 #include "cpu/parallel.hpp"
+#include "cpu/simd.hpp"
 
 namespace streamvision::cpu {
 
@@ -28,11 +29,6 @@ namespace {
 
 using kernels::ImageBatch;
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SV_CPU_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define SV_CPU_CLONES
-#endif
 
 // One dimension's int16 weights: output index i reads in[start[i] .. start[i] + taps).
 struct Int16Table {

@@ -55,6 +55,19 @@ SV_HOST_DEVICE SV_FORCE_INLINE T to_image(opmath_t<T> v) {
   return cast<T>(v);
 }
 
+// to_image of a value that is NaN or within [0, bound] (after clamp_value, or a grayscale value):
+// integers go through int32, which gives what cast's int64 route for uint8 gives for every such
+// value (NaN included: both end as 0) and which CPUs convert in vector registers (AVX2 has no
+// float -> int64 conversion).
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE T in_range_to_image(opmath_t<T> v) {
+  if constexpr (is_int_like<T> && sizeof(T) <= 2) {
+    return static_cast<T>(float_to_int32(v));
+  } else {
+    return to_image<T>(v);
+  }
+}
+
 // torch.clamp: NaN stays NaN.
 template <class F>
 SV_HOST_DEVICE SV_FORCE_INLINE F clamp_value(F v, F lo, F hi) {
@@ -97,7 +110,7 @@ SV_HOST_DEVICE SV_FORCE_INLINE T blend(T x, opmath_t<T> other, const BlendFactor
   using F = opmath_t<T>;
   F v = mat<T>(to_opmath(x) * f.ratio);
   v = mat<T>(pmath::fma_(other, f.other, v));
-  return to_image<T>(clamp_value(v, F(0), bound_of<T>()));
+  return in_range_to_image<T>(clamp_value(v, F(0), bound_of<T>()));
 }
 
 // ---- elementwise functors (the elementwise engine: op(x, channel)) ----------------------------
@@ -109,7 +122,7 @@ struct BrightnessOp {
   opmath_t<T> factor = 1;
   SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const {
     using F = opmath_t<T>;
-    return to_image<T>(clamp_value(mat<T>(to_opmath(x) * factor), F(0), bound_of<T>()));
+    return in_range_to_image<T>(clamp_value(mat<T>(to_opmath(x) * factor), F(0), bound_of<T>()));
   }
 };
 
@@ -260,7 +273,9 @@ template <class T, int Out>
 struct GrayscaleOp {
   static constexpr int kIn = 3, kOut = Out;
   SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, const T (&x)[3], T (&y)[Out]) const {
-    const T g = to_image<T>(grayscale_value(x[0], x[1], x[2]));
+    // The weights sum to 0.9999: an integer image's gray value stays within [0, bound].
+    const T g = in_range_to_image<T>(grayscale_value(x[0], x[1], x[2]));
+    SV_UNROLL
     for (int c = 0; c < Out; ++c) y[c] = g;
   }
 };
@@ -272,6 +287,7 @@ struct SaturationOp {
   BlendFactors<T> factors;
   SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, const T (&x)[3], T (&y)[3]) const {
     const opmath_t<T> g = blend_gray(x[0], x[1], x[2]);
+    SV_UNROLL
     for (int c = 0; c < 3; ++c) y[c] = blend(x[c], g, factors);
   }
 };
@@ -284,6 +300,7 @@ struct ContrastApplyOp {
   const opmath_t<T>* means = nullptr;  // one per image
   SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[C], T (&y)[C]) const {
     const opmath_t<T> m = means[n];
+    SV_UNROLL
     for (int c = 0; c < C; ++c) y[c] = blend(x[c], m, factors);
   }
 };
@@ -313,10 +330,11 @@ struct AutocontrastApplyOp {
   const AutocontrastChannel<T>* channels = nullptr;  // [n][C]
   SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[C], T (&y)[C]) const {
     using F = opmath_t<T>;
+    SV_UNROLL
     for (int c = 0; c < C; ++c) {
       const AutocontrastChannel<T> p = channels[n * C + c];
       const F diff = mat<T>(to_opmath(x[c]) - p.minimum);
-      y[c] = to_image<T>(clamp_value(mat<T>(diff / p.inv_scale), F(0), bound_of<T>()));
+      y[c] = in_range_to_image<T>(clamp_value(mat<T>(diff / p.inv_scale), F(0), bound_of<T>()));
     }
   }
 };
