@@ -16,7 +16,9 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -40,6 +42,9 @@ struct Int16Table {
   int taps8 = 0, taps2 = 0;
   std::vector<std::int16_t> w8;
   std::vector<std::int32_t> pairs;
+  struct Range {
+    int begin, end;  // output indices [begin, end); end -1: to the last
+  };
 };
 
 Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias, kernels::ResampleFilter filter) {
@@ -126,11 +131,12 @@ inline __m128i pixel_pairs(const std::uint8_t* s, const std::int32_t* pairs, int
 #endif
 
 template <int P>
-inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w, int in_w, int p_dyn) {
+inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w, int in_w, int p_dyn,
+                           Int16Table::Range range = {0, -1}) {
   const int p = P > 0 ? P : p_dyn;
   const int taps = t.taps;
   const std::int32_t bias = kernels::int16_bias(t.precision);
-  for (int x = 0; x < out_w; ++x) {
+  for (int x = range.begin; x < (range.end < 0 ? out_w : range.end); ++x) {
     const std::uint8_t* s = src + static_cast<std::int64_t>(t.start[x]) * p;
     const std::int16_t* w = t.w.data() + static_cast<std::int64_t>(x) * taps;
 #if defined(__SSE2__)
@@ -171,9 +177,82 @@ inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int
   }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Four rows of P (3 or 4) interleaved values at once with AVX2, as torch's kernel does: for each
+// pair of taps one 8-byte load per row holds both pixels, a byte shuffle makes (tap a, tap b)
+// int16 pairs per channel, and one madd per two rows multiplies them by the pair of weights.
+// Output pixels whose 8-byte loads would pass the row's end are left to horizontal_row.
+// Returns the number of output pixels done (a prefix: 0 .. out_w).
+template <int P>
+SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* const* dst, const Int16Table& t, int out_w,
+                               int in_w) {
+  // Pixels a (bytes 0..P-1) and b (bytes P..2P-1) to int16 pairs (a_c, b_c) for c = 0..3; lanes of
+  // a 3-value pixel's 4th channel read zeros.
+  const __m128i pairs_of = P == 4 ? _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1)
+                                  : _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
+  const __m256i shuffle = _mm256_broadcastsi128_si256(pairs_of);
+  const __m256i bias = _mm256_set1_epi32(kernels::int16_bias(t.precision));
+  const __m128i precision = _mm_cvtsi32_si128(t.precision);
+  const int pairs = t.taps2 / 2;
+  int x = 0;
+  for (; x < out_w; ++x) {
+    if (t.start[x] + t.taps2 >= in_w) break;
+    const std::int64_t offset = static_cast<std::int64_t>(t.start[x]) * P;
+    const std::int32_t* w = t.pairs.data() + static_cast<std::int64_t>(x) * pairs;
+    __m256i acc01 = bias, acc23 = bias;
+    for (int k = 0; k < pairs; ++k) {
+      const std::int64_t at = offset + 2 * k * P;
+      const __m256i wk = _mm256_set1_epi32(w[k]);
+      const __m256i r01 = _mm256_set_m128i(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[1] + at)),
+                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[0] + at)));
+      const __m256i r23 = _mm256_set_m128i(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[3] + at)),
+                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[2] + at)));
+      acc01 = _mm256_add_epi32(acc01, _mm256_madd_epi16(_mm256_shuffle_epi8(r01, shuffle), wk));
+      acc23 = _mm256_add_epi32(acc23, _mm256_madd_epi16(_mm256_shuffle_epi8(r23, shuffle), wk));
+    }
+    // int16_finish for all 16 values: shift, then saturate to int16 and to uint8 (the same clamp
+    // to [0, 255]). Bytes 0-3 of 32-bit lane 0 are row 0, lane 1 row 2, lane 4 row 1, lane 5 row 3.
+    const __m256i v16 = _mm256_packs_epi32(_mm256_sra_epi32(acc01, precision), _mm256_sra_epi32(acc23, precision));
+    const __m256i v8 = _mm256_packus_epi16(v16, v16);
+    const std::uint32_t px[4] = {static_cast<std::uint32_t>(_mm256_extract_epi32(v8, 0)),
+                                 static_cast<std::uint32_t>(_mm256_extract_epi32(v8, 4)),
+                                 static_cast<std::uint32_t>(_mm256_extract_epi32(v8, 1)),
+                                 static_cast<std::uint32_t>(_mm256_extract_epi32(v8, 5))};
+    // A 3-value pixel is written with 4 bytes (the 4th is the next pixel's, written next) except
+    // for the row's last pixel.
+    if (P == 4 || x + 1 < out_w) {
+      for (int row = 0; row < 4; ++row) std::memcpy(dst[row] + x * P, &px[row], 4);
+    } else {
+      for (int row = 0; row < 4; ++row) std::memcpy(dst[row] + x * P, &px[row], 3);
+    }
+  }
+  return x;
+}
+#endif
+
 SV_CPU_CLONES
 void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int out_w, int in_w, int p, std::int64_t first,
                      std::int64_t last) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if ((p == 3 || p == 4) && cpu_is_x86_64_v3()) {
+    for (; first + 4 <= last; first += 4) {
+      const std::uint8_t* in[4];
+      std::uint8_t* out[4];
+      for (int i = 0; i < 4; ++i) {
+        in[i] = src.row(first + i);
+        out[i] = dst.row(first + i);
+      }
+      const int done = p == 3 ? horizontal_4rows<3>(in, out, t, out_w, in_w) : horizontal_4rows<4>(in, out, t, out_w, in_w);
+      if (done == out_w) continue;
+      // The last output pixels (loads past the row's end) one row at a time.
+      Int16Table::Range rest{done, out_w};
+      for (int i = 0; i < 4; ++i) {
+        if (p == 3) horizontal_row<3>(in[i], out[i], t, out_w, in_w, p, rest);
+        else horizontal_row<4>(in[i], out[i], t, out_w, in_w, p, rest);
+      }
+    }
+  }
+#endif
   for (std::int64_t r = first; r < last; ++r) {
     switch (p) {
       case 1: horizontal_row<1>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
