@@ -25,12 +25,15 @@
 #endif
 
 // For templates (target_clones cannot clone them): SV_CPU_V3 compiles one instantiation for
-// x86-64-v3, and cpu_is_x86_64_v3() says, once per process, whether this CPU may run it.
+// x86-64-v3, and cpu_is_x86_64_v3() says, once per process, whether to run it: when the CPU can
+// and STREAMVISION_CPU_BASELINE is not set (tests run both copies and compare their bits; the
+// target_clones functions always follow the CPU).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <cstdlib>
 #define SV_CPU_V3 __attribute__((target("arch=x86-64-v3")))
 namespace streamvision::cpu {
 inline bool cpu_is_x86_64_v3() {
-  static const bool yes = __builtin_cpu_supports("x86-64-v3") != 0;
+  static const bool yes = __builtin_cpu_supports("x86-64-v3") != 0 && std::getenv("STREAMVISION_CPU_BASELINE") == nullptr;
   return yes;
 }
 }  // namespace streamvision::cpu

@@ -1,7 +1,8 @@
 """The CPU engine (issue 13 parts 2 and 5, issue 15 part 6): crops inside the image are views of
 the input (torch and numpy), uint8 resize equals torchvision's CPU result bit for bit at sizes
 the fast paths take (large, channels 1/3/4, batched, contiguous and HWC-strided), results do not
-depend on the thread count, and the thread pool works in a forked child."""
+depend on the thread count, the x86-64-v3 copies of the hot loops give the baseline's bits, and
+the thread pool works in a forked child."""
 
 import os
 import random
@@ -117,6 +118,40 @@ def test_results_do_not_depend_on_the_thread_count():
     one = _run(_THREADS_SCRIPT, 1)
     assert _run(_THREADS_SCRIPT, 2) == one
     assert _run(_THREADS_SCRIPT, 5) == one
+
+
+# Every op with an x86-64-v3 twin (cpu/simd.hpp), on inputs that take the twins' paths: planar
+# and packed-HWC rows, uint8 and float32, in place and not.
+_TWINS_SCRIPT = r"""
+import hashlib
+import numpy as np
+import streamvision.transforms.v2.functional as F
+rng = np.random.default_rng(9)
+u8 = rng.integers(0, 256, (2, 3, 97, 131), dtype=np.uint8)
+f32 = (rng.random((2, 3, 97, 131), dtype=np.float32) * 1.2 - 0.1).astype(np.float32)
+hwc = np.ascontiguousarray(u8.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+h = hashlib.sha256()
+for x in (u8, f32, hwc, np.ascontiguousarray(f32.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)):
+    ys = [F.adjust_brightness(x, 1.3), F.adjust_saturation(x, 0.6), F.adjust_contrast(x, 1.4),
+          F.adjust_hue(x, -0.2), F.adjust_sharpness(x, 2.0), F.rgb_to_grayscale(x), F.autocontrast(x),
+          F.solarize(x, 0.5 if x.dtype == np.float32 else 128), F.gaussian_blur(x, [7, 5], [1.7, 0.9]),
+          F.rotate(x, 23.0, interpolation="bilinear"), F.affine(x, 10.0, [3, -2], 1.1, [5.0, 2.0]),
+          F.perspective(x, [[0, 0], [130, 0], [130, 96], [0, 96]], [[4, 2], [120, 6], [126, 90], [2, 93]]),
+          F.horizontal_flip(x), F.resize(x, [61, 250], antialias=True), F.resize(x, [40, 33], interpolation="bicubic"),
+          F.to_dtype(x, np.float32, scale=True), F.normalize(F.to_dtype(x, np.float32, scale=True), [0.4] * 3, [0.2] * 3)]
+    for y in ys:
+        h.update(np.ascontiguousarray(y).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_x86_64_v3_twins_equal_the_baseline_bit_for_bit():
+    env = dict(os.environ)
+    env.pop("STREAMVISION_CPU_BASELINE", None)
+    fast = subprocess.run([sys.executable, "-c", _TWINS_SCRIPT], env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+    env["STREAMVISION_CPU_BASELINE"] = "1"
+    base = subprocess.run([sys.executable, "-c", _TWINS_SCRIPT], env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+    assert fast == base
 
 
 _FORK_SCRIPT = r"""
