@@ -215,6 +215,9 @@ def main(argv=None):
             total_rate = total_images / slowest if slowest > 0 else float("nan")
             print(f"total: {world} rank{'s' if world > 1 else ''}, {total_rate:.1f} images/s "
                   f"({total_rate / world:.1f} per rank)", flush=True)
+        # Every rank leaves the group together: a rank that tears its connections down while
+        # another is still in a collective can make gloo abort at exit (pytorch/pytorch#190489).
+        dist.barrier()
         dist.destroy_process_group()
     else:
         print(f"total: 1 rank, {rate:.1f} images/s", flush=True)
