@@ -230,9 +230,37 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
 }
 #endif
 
+// Planar rows with a short window (upscaling: 1 to 4 taps): a fixed number of taps, unrolled,
+// which costs less than a window padded to 8 and summed across a register.
+template <int K>
+inline void short_window_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w) {
+  const std::int32_t bias = kernels::int16_bias(t.precision);
+  const int precision = t.precision;
+  const int* start = t.start.data();
+  const std::int16_t* w = t.w.data();
+  for (int x = 0; x < out_w; ++x) {
+    const std::uint8_t* s = src + start[x];
+    const std::int16_t* wx = w + static_cast<std::int64_t>(x) * K;
+    std::int32_t acc = bias;
+    for (int j = 0; j < K; ++j) acc += static_cast<std::int32_t>(s[j]) * wx[j];
+    dst[x] = kernels::int16_finish(acc, precision);
+  }
+}
+
 SV_CPU_CLONES
 void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int out_w, int in_w, int p, std::int64_t first,
                      std::int64_t last) {
+  if (p == 1 && t.taps <= 4) {
+    for (std::int64_t r = first; r < last; ++r) {
+      switch (t.taps) {
+        case 1: short_window_row<1>(src.row(r), dst.row(r), t, out_w); break;
+        case 2: short_window_row<2>(src.row(r), dst.row(r), t, out_w); break;
+        case 3: short_window_row<3>(src.row(r), dst.row(r), t, out_w); break;
+        default: short_window_row<4>(src.row(r), dst.row(r), t, out_w); break;
+      }
+    }
+    return;
+  }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
   if ((p == 3 || p == 4) && cpu_is_x86_64_v3()) {
     for (; first + 4 <= last; first += 4) {
