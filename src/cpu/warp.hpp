@@ -25,75 +25,103 @@ std::vector<kernels::acc_t<T>> fill_values(const Fill& fill, std::int64_t channe
   return f;
 }
 
-// One output row: the source point and taps of every pixel (shared by all planes), then every
-// plane sampled with them. fma is one instruction in the x86-64-v3 twin (cpu/simd.hpp) and a
-// library call otherwise, which is most of the time of a warp.
+// Per-thread buffers for a block of output rows: each pixel's taps, fill mask and first-tap offset.
+template <class A>
+struct WarpScratch {
+  std::vector<kernels::BilinearTaps<A>> taps;
+  std::vector<A> mask;
+  std::vector<std::int64_t> offsets;
+  explicit WarpScratch(std::size_t n) : taps(n), mask(n), offsets(n) {}
+};
+
+// A block of output rows: the source point and taps of every pixel, computed once for all planes,
+// then each plane sampled over the whole block (the block's band of the plane stays in cache
+// while its rows are read: a batch of small images has many planes per output row). fma is one
+// instruction in the x86-64-v3 twin (cpu/simd.hpp) and a library call otherwise, which was most
+// of the time of a warp.
 template <class T, class Grid>
-struct WarpRow {
+struct WarpRows {
   using S = typename Grid::Sample;
   using A = kernels::acc_t<S>;
+  static constexpr std::int64_t kBlock = 8;
   const kernels::ImageBatch& in;
   const kernels::ImageBatch& out;
   const Grid& grid;
   const A* fill;
   bool nearest, has_fill;
 
-  SV_FORCE_INLINE void run(std::int64_t oy, kernels::BilinearTaps<A>* taps, A* mask) const {
+  SV_FORCE_INLINE void run(std::int64_t oy0, std::int64_t oy1, WarpScratch<A>& s) const {
     const int iw = static_cast<int>(in.w), ih = static_cast<int>(in.h);
-    for (int ox = 0; ox < out.w; ++ox) {
-      A ix, iy;
-      grid.source(ox, static_cast<int>(oy), ix, iy);
-      if (nearest) {
-        kernels::BilinearTaps<A>& t = taps[ox];
-        kernels::nearest_tap(ix, iy, iw, ih, t.x0, t.y0);
-        mask[ox] = t.x0 >= 0 ? A(1) : A(0);
-      } else {
-        taps[ox] = kernels::bilinear_taps(ix, iy, iw, ih);
-        mask[ox] = has_fill ? kernels::bilinear_mask(taps[ox]) : A(0);
+    const std::int64_t w = out.w, sh = in.stride_h, sw = in.stride_w;
+    for (std::int64_t oy = oy0; oy < oy1; ++oy) {
+      kernels::BilinearTaps<A>* taps = s.taps.data() + (oy - oy0) * w;
+      A* mask = s.mask.data() + (oy - oy0) * w;
+      std::int64_t* offsets = s.offsets.data() + (oy - oy0) * w;
+      for (int ox = 0; ox < w; ++ox) {
+        A ix, iy;
+        grid.source(ox, static_cast<int>(oy), ix, iy);
+        if (nearest) {
+          kernels::BilinearTaps<A>& t = taps[ox];
+          kernels::nearest_tap(ix, iy, iw, ih, t.x0, t.y0);
+          mask[ox] = t.x0 >= 0 ? A(1) : A(0);
+        } else {
+          taps[ox] = kernels::bilinear_taps(ix, iy, iw, ih);
+          mask[ox] = has_fill ? kernels::bilinear_mask(taps[ox]) : A(0);
+        }
+        offsets[ox] = taps[ox].y0 * sh + taps[ox].x0 * sw;
       }
     }
     const std::int64_t planes = out.n * out.c;
     for (std::int64_t p = 0; p < planes; ++p) {
       const std::int64_t n = p / out.c, c = p % out.c;
-      const kernels::PlaneView<T> src{static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c, in.stride_h,
-                                      in.stride_w};
-      T* dst = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c + oy * out.stride_h;
-      for (int ox = 0; ox < out.w; ++ox) {
-        const kernels::BilinearTaps<A>& t = taps[ox];
-        A v;
-        if (nearest) {
-          v = t.x0 >= 0 ? kernels::load_as<A>(src.at(t.y0, t.x0)) : A(0);
-        } else {
-          v = kernels::bilinear_sample(src, t);
+      const T* src = static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c;
+      for (std::int64_t oy = oy0; oy < oy1; ++oy) {
+        const kernels::BilinearTaps<A>* taps = s.taps.data() + (oy - oy0) * w;
+        const A* mask = s.mask.data() + (oy - oy0) * w;
+        const std::int64_t* offsets = s.offsets.data() + (oy - oy0) * w;
+        T* dst = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c + oy * out.stride_h;
+        for (int ox = 0; ox < w; ++ox) {
+          const kernels::BilinearTaps<A>& t = taps[ox];
+          const std::int64_t o = offsets[ox];  // a tap outside the image is never read
+          A v;
+          if (nearest) {
+            v = t.x0 >= 0 ? kernels::load_as<A>(src[o]) : A(0);
+          } else {
+            // kernels::bilinear_sample from the precomputed offset: the same taps in the same order.
+            v = 0;
+            if (t.inside & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o]), t.w[0], v);
+            if (t.inside & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sw]), t.w[1], v);
+            if (t.inside & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh]), t.w[2], v);
+            if (t.inside & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh + sw]), t.w[3], v);
+          }
+          dst[ox * out.stride_w] = kernels::warp_output<T, S>(v, mask[ox], nearest, has_fill, fill[c]);
         }
-        dst[ox * out.stride_w] = kernels::warp_output<T, S>(v, mask[ox], nearest, has_fill, fill[c]);
       }
     }
   }
 };
 
-template <class Row, class A>
-SV_CPU_V3 void warp_row_v3(const Row& row, std::int64_t oy, kernels::BilinearTaps<A>* taps, A* mask) {
-  row.run(oy, taps, mask);
+template <class Rows, class A>
+SV_CPU_V3 void warp_rows_v3(const Rows& rows, std::int64_t oy0, std::int64_t oy1, WarpScratch<A>& s) {
+  rows.run(oy0, oy1, s);
 }
-template <class Row, class A>
-void warp_row_base(const Row& row, std::int64_t oy, kernels::BilinearTaps<A>* taps, A* mask) {
-  row.run(oy, taps, mask);
+template <class Rows, class A>
+void warp_rows_base(const Rows& rows, std::int64_t oy0, std::int64_t oy1, WarpScratch<A>& s) {
+  rows.run(oy0, oy1, s);
 }
 
 template <class T, class Grid>
 void warp(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const Grid& grid, InterpolationMode mode, const Fill& fill) {
-  using Row = WarpRow<T, Grid>;
-  using A = typename Row::A;
-  const std::vector<A> f = fill_values<typename Row::S>(fill, out.c);
-  const Row row{in, out, grid, f.data(), mode == InterpolationMode::Nearest, fill.has_value()};
-  const auto row_fn = cpu_is_x86_64_v3() ? &warp_row_v3<Row, A> : &warp_row_base<Row, A>;
+  using Rows = WarpRows<T, Grid>;
+  using A = typename Rows::A;
+  const std::vector<A> f = fill_values<typename Rows::S>(fill, out.c);
+  const Rows rows{in, out, grid, f.data(), mode == InterpolationMode::Nearest, fill.has_value()};
+  const auto rows_fn = cpu_is_x86_64_v3() ? &warp_rows_v3<Rows, A> : &warp_rows_base<Rows, A>;
   const std::int64_t planes = out.n * out.c;
   parallel_for(out.h, std::max<std::int64_t>(1, (1 << 14) / std::max<std::int64_t>(out.w * planes, 1)),
                [&](std::int64_t first, std::int64_t last) {
-    std::vector<kernels::BilinearTaps<A>> taps(static_cast<std::size_t>(out.w));
-    std::vector<A> mask(static_cast<std::size_t>(out.w));
-    for (std::int64_t oy = first; oy < last; ++oy) row_fn(row, oy, taps.data(), mask.data());
+    WarpScratch<A> scratch(static_cast<std::size_t>(Rows::kBlock * out.w));
+    for (std::int64_t oy = first; oy < last; oy += Rows::kBlock) rows_fn(rows, oy, std::min(last, oy + Rows::kBlock), scratch);
   });
 }
 
