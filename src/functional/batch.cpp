@@ -50,11 +50,11 @@ void check_images(const std::vector<Tensor>& images) {
 }
 
 void check_parameter(const Tensor& t, const char* name, DType dtype, const Dims& shape, const Tensor& like) {
-  bool ok = t.defined() && t.dtype() == dtype && t.device() == like.device() && t.dim() == static_cast<int>(shape.size());
-  for (std::size_t d = 0; ok && d < shape.size(); ++d) ok = t.size(static_cast<int>(d)) == shape[d];
+  bool ok = t.defined() && t.dtype() == dtype && t.device() == like.device() && t.dim() == shape.size();
+  for (int d = 0; ok && d < shape.size(); ++d) ok = t.size(d) == shape[d];
   if (!ok) {
     std::string want = std::string(dtype_name(dtype)) + " [";
-    for (std::size_t d = 0; d < shape.size(); ++d) want += (d ? ", " : "") + std::to_string(shape[d]);
+    for (int d = 0; d < shape.size(); ++d) want += (d ? ", " : "") + std::to_string(shape[d]);
     want += "] on " + like.device().str();
     throw Error(ErrorKind::Value, kOp, name, want.c_str(), t.defined() ? describe(t) : "an undefined tensor");
   }

@@ -9,7 +9,11 @@
 #if defined(__CUDACC__)
 #define SV_HOST_DEVICE __host__ __device__
 #define SV_FORCE_INLINE __forceinline__
+#if defined(__CUDA_ARCH__)
 #define SV_UNROLL _Pragma("unroll")
+#else
+#define SV_UNROLL  // nvcc's host pass: the host compiler would warn about an unknown pragma
+#endif
 #else
 #define SV_HOST_DEVICE
 #define SV_FORCE_INLINE inline __attribute__((always_inline))
