@@ -178,10 +178,11 @@ inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-// Four rows of P (3 or 4) interleaved values at once with AVX2, as torch's kernel does: for each
-// pair of taps one 8-byte load per row holds both pixels, a byte shuffle makes (tap a, tap b)
-// int16 pairs per channel, and one madd per two rows multiplies them by the pair of weights.
-// Output pixels whose 8-byte loads would pass the row's end are left to horizontal_row.
+// Four rows of P (3 or 4) interleaved values at once with AVX2, as torch's kernel does: one
+// 16-byte load per row holds four pixels (two pairs of taps; an odd last pair takes an 8-byte
+// load), a byte shuffle makes (tap a, tap b) int16 pairs per channel, and one madd per two rows
+// multiplies them by the pair of weights. The sums are exact integers, so the grouping changes
+// nothing. Output pixels whose loads would pass the row's end are left to horizontal_row.
 // Returns the number of output pixels done (a prefix: 0 .. out_w).
 template <int P>
 SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* const* dst, const Int16Table& t, int out_w,
@@ -191,16 +192,35 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
   const __m128i pairs_of = P == 4 ? _mm_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1)
                                   : _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
   const __m256i shuffle = _mm256_broadcastsi128_si256(pairs_of);
+  // The same for the second pair of a 16-byte load (pixels 2 and 3: bytes 2P .. 4P-1).
+  const __m256i shuffle_hi = _mm256_broadcastsi128_si256(
+      P == 4 ? _mm_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1)
+             : _mm_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1));
   const __m256i bias = _mm256_set1_epi32(kernels::int16_bias(t.precision));
   const __m128i precision = _mm_cvtsi32_si128(t.precision);
   const int pairs = t.taps2 / 2;
+  // Two pairs (four pixels) per 16-byte load; its last byte is at start + 4 * quads pixels, plus
+  // 15 - 4P bytes: inside the row when start + 4 * quads <= in_w - (P == 3 ? 2 : 0).
+  const int quads = pairs / 2;
   int x = 0;
   for (; x < out_w; ++x) {
-    if (t.start[x] + t.taps2 >= in_w) break;
+    if (t.start[x] + t.taps2 >= in_w || t.start[x] + 4 * quads > in_w - (P == 3 ? 2 : 0)) break;
     const std::int64_t offset = static_cast<std::int64_t>(t.start[x]) * P;
     const std::int32_t* w = t.pairs.data() + static_cast<std::int64_t>(x) * pairs;
     __m256i acc01 = bias, acc23 = bias;
-    for (int k = 0; k < pairs; ++k) {
+    for (int q = 0; q < quads; ++q) {
+      const std::int64_t at = offset + 4 * q * P;
+      const __m256i wa = _mm256_set1_epi32(w[2 * q]), wb = _mm256_set1_epi32(w[2 * q + 1]);
+      const __m256i r01 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(src[1] + at),
+                                              reinterpret_cast<const __m128i*>(src[0] + at));
+      const __m256i r23 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(src[3] + at),
+                                              reinterpret_cast<const __m128i*>(src[2] + at));
+      acc01 = _mm256_add_epi32(acc01, _mm256_madd_epi16(_mm256_shuffle_epi8(r01, shuffle), wa));
+      acc23 = _mm256_add_epi32(acc23, _mm256_madd_epi16(_mm256_shuffle_epi8(r23, shuffle), wa));
+      acc01 = _mm256_add_epi32(acc01, _mm256_madd_epi16(_mm256_shuffle_epi8(r01, shuffle_hi), wb));
+      acc23 = _mm256_add_epi32(acc23, _mm256_madd_epi16(_mm256_shuffle_epi8(r23, shuffle_hi), wb));
+    }
+    for (int k = 2 * quads; k < pairs; ++k) {
       const std::int64_t at = offset + 2 * k * P;
       const __m256i wk = _mm256_set1_epi32(w[k]);
       const __m256i r01 = _mm256_set_m128i(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[1] + at)),
