@@ -52,6 +52,13 @@ def _to_dtype(signature: _F) -> _F:
 
     @functools.wraps(signature)
     def to_dtype(inpt, *args, **kwargs):
+        # A plain torch tensor that already has the (torch) dtype asked for, no stream given: the
+        # input itself, as the kernel and torchvision return it, without the call (not while
+        # torch.compile traces: there the custom op returns a copy, see _kernels).
+        torch = sys.modules.get("torch")
+        if (torch is not None and type(inpt) is torch.Tensor and kwargs.get("stream") is None
+                and (args[0] if args else kwargs.get("dtype")) is inpt.dtype and not torch.compiler.is_compiling()):
+            return inpt
         tv = _tv_tensors()
         if tv is None or not isinstance(inpt, tv.TVTensor):
             return kernel(inpt, *args, **kwargs)
