@@ -250,6 +250,39 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
 }
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Four planar rows at once: per output value and row, taps8 pixels zero-extended to int16 and
+// multiplied by the shared int16 weights 8 at a time (madd: exact int32 pair sums); the four
+// rows' partial sums reduce together (two rounds of hadd) and finish packed. Output values whose
+// 8-byte loads would pass the row's end are left to horizontal_row. Returns the values done.
+SV_CPU_V3 int horizontal_4rows_planar(const std::uint8_t* const* src, std::uint8_t* const* dst, const Int16Table& t,
+                                      int out_w, int in_w) {
+  const __m128i bias = _mm_set1_epi32(kernels::int16_bias(t.precision));
+  const __m128i precision = _mm_cvtsi32_si128(t.precision);
+  const int taps8 = t.taps8;
+  int x = 0;
+  for (; x < out_w; ++x) {
+    const int start = t.start[x];
+    if (start + taps8 > in_w) break;
+    const std::int16_t* w = t.w8.data() + static_cast<std::int64_t>(x) * taps8;
+    __m128i acc[4] = {_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()};
+    for (int j = 0; j < taps8; j += 8) {
+      const __m128i wj = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j));
+      for (int r = 0; r < 4; ++r) {
+        const __m128i px = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[r] + start + j)));
+        acc[r] = _mm_add_epi32(acc[r], _mm_madd_epi16(px, wj));
+      }
+    }
+    // Lane r of `sum` is row r's total.
+    const __m128i sum = _mm_add_epi32(_mm_hadd_epi32(_mm_hadd_epi32(acc[0], acc[1]), _mm_hadd_epi32(acc[2], acc[3])), bias);
+    const __m128i v16 = _mm_packs_epi32(_mm_sra_epi32(sum, precision), _mm_setzero_si128());
+    const std::uint32_t v8 = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_packus_epi16(v16, v16)));
+    for (int r = 0; r < 4; ++r) dst[r][x] = static_cast<std::uint8_t>(v8 >> (8 * r));
+  }
+  return x;
+}
+#endif
+
 // Planar rows with a short window (upscaling: 1 to 4 taps): a fixed number of taps, unrolled,
 // which costs less than a window padded to 8 and summed across a register.
 template <int K>
@@ -282,6 +315,20 @@ void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int 
     return;
   }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if (p == 1 && cpu_is_x86_64_v3()) {
+    for (; first + 4 <= last; first += 4) {
+      const std::uint8_t* in[4];
+      std::uint8_t* out[4];
+      for (int i = 0; i < 4; ++i) {
+        in[i] = src.row(first + i);
+        out[i] = dst.row(first + i);
+      }
+      const int done = horizontal_4rows_planar(in, out, t, out_w, in_w);
+      if (done == out_w) continue;
+      Int16Table::Range rest{done, out_w};
+      for (int i = 0; i < 4; ++i) horizontal_row<1>(in[i], out[i], t, out_w, in_w, p, rest);
+    }
+  }
   if ((p == 3 || p == 4) && cpu_is_x86_64_v3()) {
     for (; first + 4 <= last; first += 4) {
       const std::uint8_t* in[4];
