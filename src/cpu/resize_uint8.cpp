@@ -315,7 +315,7 @@ void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int 
     return;
   }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  if (p == 1 && cpu_is_x86_64_v3()) {
+  if ((p == 1 || p == 3 || p == 4) && cpu_is_x86_64_v3()) {
     for (; first + 4 <= last; first += 4) {
       const std::uint8_t* in[4];
       std::uint8_t* out[4];
@@ -323,26 +323,15 @@ void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int 
         in[i] = src.row(first + i);
         out[i] = dst.row(first + i);
       }
-      const int done = horizontal_4rows_planar(in, out, t, out_w, in_w);
+      const int done = p == 1   ? horizontal_4rows_planar(in, out, t, out_w, in_w)
+                       : p == 3 ? horizontal_4rows<3>(in, out, t, out_w, in_w)
+                                : horizontal_4rows<4>(in, out, t, out_w, in_w);
       if (done == out_w) continue;
-      Int16Table::Range rest{done, out_w};
-      for (int i = 0; i < 4; ++i) horizontal_row<1>(in[i], out[i], t, out_w, in_w, p, rest);
-    }
-  }
-  if ((p == 3 || p == 4) && cpu_is_x86_64_v3()) {
-    for (; first + 4 <= last; first += 4) {
-      const std::uint8_t* in[4];
-      std::uint8_t* out[4];
+      // The last output values (loads past the row's end) one row at a time.
+      const Int16Table::Range rest{done, out_w};
       for (int i = 0; i < 4; ++i) {
-        in[i] = src.row(first + i);
-        out[i] = dst.row(first + i);
-      }
-      const int done = p == 3 ? horizontal_4rows<3>(in, out, t, out_w, in_w) : horizontal_4rows<4>(in, out, t, out_w, in_w);
-      if (done == out_w) continue;
-      // The last output pixels (loads past the row's end) one row at a time.
-      Int16Table::Range rest{done, out_w};
-      for (int i = 0; i < 4; ++i) {
-        if (p == 3) horizontal_row<3>(in[i], out[i], t, out_w, in_w, p, rest);
+        if (p == 1) horizontal_row<1>(in[i], out[i], t, out_w, in_w, p, rest);
+        else if (p == 3) horizontal_row<3>(in[i], out[i], t, out_w, in_w, p, rest);
         else horizontal_row<4>(in[i], out[i], t, out_w, in_w, p, rest);
       }
     }
