@@ -199,7 +199,15 @@ Tensor OpCall::argument(nb::handle obj, const char* name) {
   if (imported_.origin == Origin::Torch && nb::hasattr(obj, "device") && nb::hasattr(obj, "to")) {
     nb::object device = input_obj_.attr("device");
     if (!obj.attr("device").equal(device)) {
-      moved_.push_back(obj.attr("to")(device));
+      // A pageable host tensor goes up with non_blocking=True: the copy reads the host memory
+      // before it returns (CUDA stages pageable memory), so nothing waits and nothing is left
+      // to race with. A pinned one would be read later, when the copy runs, and a device tensor
+      // coming down must be waited for: those stay blocking (a host sync the caller chose by
+      // passing that tensor).
+      const bool pageable_upload = nb::cast<std::string>(device.attr("type")) == "cuda" &&
+                                   nb::cast<std::string>(obj.attr("device").attr("type")) == "cpu" &&
+                                   !nb::cast<bool>(obj.attr("is_pinned")());
+      moved_.push_back(obj.attr("to")(device, nb::arg("non_blocking") = pageable_upload));
       source = moved_.back();
     }
   }

@@ -162,7 +162,7 @@ Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Ten
     const Tensor f = contiguous(factors), o = contiguous(order);
     const auto* fv = static_cast<const double*>(f.data());
     const auto* ov = static_cast<const std::int64_t*>(o.data());
-    Tensor out = empty_like(images);
+    Tensor out = detail::new_output(images, {}, on);  // the CUDA path's layout rule
     for (std::int64_t i = 0; i < n; ++i) {
       Tensor y = images.select(0, i);
       for (int k = 0; k < 4; ++k) {

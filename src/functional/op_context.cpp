@@ -1,5 +1,7 @@
 #include "functional/op_context.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -113,13 +115,32 @@ Tensor batchable(const Tensor& image, const Stream& stream) {
 }
 
 void check_no_internal_overlap(const char* op, const char* argument, const Tensor& t) {
+  // Provably distinct addresses: with the dims of more than one element sorted by stride, each
+  // stride steps past everything the smaller dims span. A tensor that fails this may write one
+  // location twice (a zero stride, or rows overlapping like strides [20, 2] for [2, 20]), which
+  // would make the result depend on the order the engine writes in; refused (torch refuses the
+  // zero-stride case and lets the others through).
+  struct Dim {
+    std::int64_t stride, size;
+  };
+  std::array<Dim, kMaxRank> dims{};
+  int n = 0;
   for (int d = 0; d < t.dim(); ++d) {
-    if (t.size(d) > 1 && t.stride(d) == 0) {
-      throw Error(ErrorKind::Runtime, op, argument, "a tensor whose elements are at distinct addresses",
-                  "strides " + Dims(t.strides()).str() + " for shape " + Dims(t.shape()).str() +
-                      " (unsupported operation: some elements of the written-to tensor refer to a single memory "
-                      "location. Please clone() the tensor before performing the operation.)");
-    }
+    if (t.size(d) > 1) dims[static_cast<std::size_t>(n++)] = {t.stride(d) < 0 ? -t.stride(d) : t.stride(d), t.size(d)};
+  }
+  std::sort(dims.begin(), dims.begin() + n, [](const Dim& a, const Dim& b) { return a.stride < b.stride; });
+  std::int64_t span = 1;  // elements covered by the smaller dims, plus one
+  bool distinct = true;
+  for (int i = 0; i < n && distinct; ++i) {
+    const Dim& d = dims[static_cast<std::size_t>(i)];
+    distinct = d.stride >= span;
+    span += (d.size - 1) * d.stride;  // no overflow: a tensor's span fits in memory
+  }
+  if (!distinct) {
+    throw Error(ErrorKind::Runtime, op, argument, "a tensor whose elements are at distinct addresses",
+                "strides " + Dims(t.strides()).str() + " for shape " + Dims(t.shape()).str() +
+                    " (unsupported operation: some elements of the written-to tensor refer to a single memory "
+                    "location. Please clone() the tensor before performing the operation.)");
   }
 }
 

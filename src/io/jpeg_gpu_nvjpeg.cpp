@@ -29,8 +29,9 @@
 //
 // Allocation: outputs come from empty() on the caller's stream (PyTorch's caching allocator when
 // called from Python); the hybrid path's device buffer from streamvision's stream-ordered
-// allocator through nvJPEG's V2 allocator hooks; pinned and staging buffers grow on demand and
-// are reused, so steady-state calls allocate nothing synchronously.
+// allocator through nvJPEG's V2 allocator hooks; everything else nvJPEG allocates, and the
+// staging buffers, from a RetainedPool that never frees (cudaFree and cudaFreeHost wait for the
+// whole device), so steady-state calls allocate nothing and no call frees synchronously.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -62,6 +63,7 @@ constexpr int kMaxDevices = 64;
 constexpr std::size_t kStagingAlignment = 256;
 constexpr std::size_t kMaxStagingBuffers = 4;  // whole batches decoded by the engine, copies pending
 constexpr std::size_t kMaxPinnedBuffers = 64;  // hybrid-path uploads pending
+constexpr std::size_t kMaxBatchedStates = 8;   // the engine's states, one per (format, batch size)
 
 [[noreturn]] void throw_nvjpeg(const char* call, nvjpegStatus_t status) {
   throw Error(ErrorKind::Runtime, kOp, std::string("nvJPEG call ") + call + " failed: " + nvjpeg_status_name(status));
@@ -90,6 +92,81 @@ int device_free(void* context, void* ptr, std::size_t size, cudaStream_t stream)
   get_allocator(DeviceType::CUDA).deallocate(ptr, size, Device::cuda(device), Stream::borrow(stream, device));
   return 0;
 }
+
+// Memory nvJPEG allocates for itself: the handle's device buffers (the hardware engine's and the
+// hybrid decoder's scratch) and the pinned host buffers of the hybrid path. With nvJPEG's default
+// allocators a buffer that grows is freed with cudaFree or cudaFreeHost, and both wait on the host
+// for the whole device: a decode called while the caller's stream still has work queued would
+// return only when that work is done. So nothing nvJPEG frees is freed: the block comes back here
+// with an event recorded on the stream nvJPEG names, and is handed out again only once that event
+// has completed (queried, never waited for), so it is free now, not only in some stream's order
+// (the hardware engine writes when called). The pool holds at most what the largest decodes have
+// needed at once, for the life of the decoder (the process).
+class RetainedPool {
+ public:
+  using AllocateFn = cudaError_t (*)(void** data, std::size_t size);
+  explicit RetainedPool(AllocateFn allocate) : allocate_(allocate) {}
+
+  // nvJPEG's V2 allocator hooks; the context is the pool.
+  static int malloc_hook(void* context, void** data, std::size_t size, cudaStream_t) {
+    return static_cast<RetainedPool*>(context)->take(data, size) ? 0 : 1;
+  }
+  static int free_hook(void* context, void* data, std::size_t, cudaStream_t stream) {
+    return static_cast<RetainedPool*>(context)->give_back(data, stream) ? 0 : 1;
+  }
+
+  struct Block {
+    void* data = nullptr;
+    std::size_t size = 0;
+    cudaEvent_t released = nullptr;  // recorded when nvJPEG gave it back
+    bool in_use = true;
+  };
+
+  // The smallest idle block that fits, else a new one. Called inside a decode, which holds the
+  // device's lock.
+  bool take(void** data, std::size_t size) {
+    Block* best = nullptr;
+    for (Block& block : blocks_) {
+      if (block.in_use || block.size < size || (best != nullptr && block.size >= best->size)) continue;
+      if (block.released != nullptr && cudaEventQuery(block.released) != cudaSuccess) continue;
+      best = &block;
+    }
+    if (best == nullptr) {
+      Block block;
+      block.size = size;
+      if (allocate_(&block.data, size) != cudaSuccess) {
+        (void)cudaGetLastError();  // the failure is reported to the caller, not left sticky
+        return false;
+      }
+      blocks_.push_back(block);
+      best = &blocks_.back();
+    }
+    best->in_use = true;
+    *data = best->data;
+    return true;
+  }
+
+  // Reusable once the work queued on `stream` so far has run.
+  bool give_back(void* data, cudaStream_t stream) {
+    for (Block& block : blocks_) {
+      if (block.data != data || !block.in_use) continue;
+      if (block.released == nullptr && cudaEventCreateWithFlags(&block.released, cudaEventDisableTiming) != cudaSuccess) {
+        return false;
+      }
+      if (cudaEventRecord(block.released, stream) != cudaSuccess) return false;
+      block.in_use = false;
+      return true;
+    }
+    return data == nullptr;
+  }
+
+ private:
+  AllocateFn allocate_;
+  std::vector<Block> blocks_;
+};
+
+cudaError_t allocate_device(void** data, std::size_t size) { return cudaMalloc(data, size); }
+cudaError_t allocate_pinned(void** data, std::size_t size) { return cudaHostAlloc(data, size, cudaHostAllocDefault); }
 
 // A buffer reused across calls once the work that read it (recorded in `done`) has finished;
 // the query never blocks.
@@ -150,13 +227,14 @@ class Decoder {
  public:
   explicit Decoder(int device) : device_(device), api_(*nvjpeg_api()) {
     CudaDeviceGuard guard(device);
-    nvjpegStatus_t status = api_.nvjpegCreateEx(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle_);
+    nvjpegStatus_t status = api_.nvjpegCreateExV2(NVJPEG_BACKEND_HARDWARE, &retained_device_, &retained_pinned_,
+                                                  NVJPEG_FLAGS_DEFAULT, &handle_);
     hardware_ = status == NVJPEG_STATUS_SUCCESS;
     if (!hardware_) {  // no engine on this GPU (ARCH_MISMATCH) or none usable: the hybrid path only
-      SV_NVJPEG_CHECK(api_.nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle_));
+      SV_NVJPEG_CHECK(api_.nvjpegCreateExV2(NVJPEG_BACKEND_DEFAULT, &retained_device_, &retained_pinned_,
+                                            NVJPEG_FLAGS_DEFAULT, &handle_));
     }
     if (hardware_) {
-      SV_NVJPEG_CHECK(api_.nvjpegJpegStateCreate(handle_, &batched_state_));
       SV_CUDA_CHECK(cudaStreamCreateWithFlags(&engine_stream_, cudaStreamNonBlocking), kOp);
       SV_CUDA_CHECK(cudaEventCreateWithFlags(&engine_done_, cudaEventDisableTiming), kOp);
     }
@@ -293,8 +371,9 @@ class Decoder {
     }
     const nvjpegOutputFormat_t format = format_for(static_cast<int>(outputs[group[0]].size(0)));
     const int batch = static_cast<int>(group.size());
-    if (api_.nvjpegDecodeBatchedInitialize(handle_, batched_state_, batch, 1, format) != NVJPEG_STATUS_SUCCESS ||
-        api_.nvjpegDecodeBatched(handle_, batched_state_, bitstreams.data(), lengths.data(), destinations.data(),
+    nvjpegJpegState_t state = batched_state(format, batch);
+    if (api_.nvjpegDecodeBatchedInitialize(handle_, state, batch, 1, format) != NVJPEG_STATUS_SUCCESS ||
+        api_.nvjpegDecodeBatched(handle_, state, bitstreams.data(), lengths.data(), destinations.data(),
                                  engine_stream_) != NVJPEG_STATUS_SUCCESS) {
       return false;
     }
@@ -311,9 +390,36 @@ class Decoder {
     return true;
   }
 
+  // The engine's state for batches of this format and size. Re-initialising one state for
+  // another output format made nvjpegDecodeBatched wait on the host for the whole device
+  // (measured on the H200: an RGB batch after a gray one waited for a 100 ms kernel queued on the
+  // caller's stream), so each (format, batch size) keeps a state of its own and none is ever
+  // re-initialised for another; measured with this, alternating formats and batch sizes never
+  // wait. The least recently used of kMaxBatchedStates is destroyed to make room (its engine work
+  // has drained: see the file comment), which may wait, when a caller cycles through more.
+  nvjpegJpegState_t batched_state(nvjpegOutputFormat_t format, int batch) {
+    BatchedState* lru = nullptr;
+    for (auto& entry : batched_states_) {
+      if (entry.format == format && entry.batch == batch) {
+        entry.last_used = ++sequence_;
+        return entry.state;
+      }
+      if (lru == nullptr || entry.last_used < lru->last_used) lru = &entry;
+    }
+    if (batched_states_.size() >= kMaxBatchedStates) {
+      SV_NVJPEG_CHECK(api_.nvjpegJpegStateDestroy(lru->state));
+      *lru = batched_states_.back();
+      batched_states_.pop_back();
+    }
+    BatchedState entry{nullptr, format, batch, ++sequence_};
+    SV_NVJPEG_CHECK(api_.nvjpegJpegStateCreate(handle_, &entry.state));
+    batched_states_.push_back(entry);
+    return entry.state;
+  }
+
   // A staging buffer of at least `bytes` that no queued copy still reads, or nullptr. Never waits:
-  // a busy or small buffer is passed over and a new one made (cudaMalloc: memory that is free
-  // now, not only in some stream's order, since the engine writes at once). At most
+  // a busy or small buffer is passed over and a new one taken from the retained pool (memory that
+  // is free now, not only in some stream's order, since the engine writes at once). At most
   // kMaxStagingBuffers exist (each holds a whole batch): when all are busy — the host runs that
   // many batches ahead of the stream — the caller decodes on the hybrid path instead, which
   // writes in stream order and needs no staging.
@@ -331,12 +437,15 @@ class Decoder {
       target = staging_.back().get();
       SV_CUDA_CHECK(cudaEventCreateWithFlags(&target->done, cudaEventDisableTiming), kOp);
     } else {
-      SV_CUDA_CHECK(cudaFree(target->data), kOp);  // idle and too small: grow it (rare)
+      // Idle and too small: its memory goes back to the pool (not cudaFree: see RetainedPool).
+      device_pool_.give_back(target->data, engine_stream_);
       target->data = nullptr;
       target->capacity = 0;
     }
     const std::size_t capacity = bytes + bytes / 4;  // headroom for the next, slightly larger batch
-    SV_CUDA_CHECK(cudaMalloc(&target->data, capacity), kOp);
+    if (!device_pool_.take(&target->data, capacity)) {
+      throw Error(ErrorKind::Runtime, kOp, "out of GPU memory for a " + std::to_string(capacity) + "-byte staging buffer");
+    }
     target->capacity = capacity;
     return target;
   }
@@ -358,7 +467,7 @@ class Decoder {
     pinned_.push_back(std::make_unique<PinnedBuffer>());
     PinnedBuffer& buffer = *pinned_.back();
     SV_CUDA_CHECK(cudaEventCreateWithFlags(&buffer.done, cudaEventDisableTiming), kOp);
-    SV_NVJPEG_CHECK(api_.nvjpegBufferPinnedCreate(handle_, nullptr, &buffer.buffer));
+    SV_NVJPEG_CHECK(api_.nvjpegBufferPinnedCreateV2(handle_, &retained_pinned_, &buffer.buffer));
     return buffer;
   }
 
@@ -398,14 +507,18 @@ class Decoder {
         results[i] = std::string("corrupt or truncated JPEG data (nvJPEG: ") + nvjpeg_status_name(status) + ")";
         continue;
       }
-      SV_NVJPEG_CHECK(
+      {
+  SV_NVJPEG_CHECK(
           api_.nvjpegDecodeJpegTransferToDevice(handle_, hybrid_decoder_, hybrid_state_, decode_stream_, stream.handle()));
+      }
       // The pinned buffer is free again once its upload has run.
       record(pinned, stream);
       nvjpegImage_t destination{};
       destination.channel[0] = static_cast<unsigned char*>(out.data());
       destination.pitch[0] = static_cast<std::size_t>(out.size(2) * out.size(0));  // W * C
-      status = api_.nvjpegDecodeJpegDevice(handle_, hybrid_decoder_, hybrid_state_, &destination, stream.handle());
+      {
+  status = api_.nvjpegDecodeJpegDevice(handle_, hybrid_decoder_, hybrid_state_, &destination, stream.handle());
+      }
       if (status != NVJPEG_STATUS_SUCCESS) {
         out = Tensor();
         results[i] = std::string("corrupt or truncated JPEG data (nvJPEG: ") + nvjpeg_status_name(status) + ")";
@@ -417,9 +530,20 @@ class Decoder {
 
   int device_;
   const NvjpegApi& api_;
+  // Declared before the handle that uses them (see RetainedPool).
+  RetainedPool device_pool_{&allocate_device};
+  RetainedPool pinned_pool_{&allocate_pinned};
+  nvjpegDevAllocatorV2_t retained_device_{&RetainedPool::malloc_hook, &RetainedPool::free_hook, &device_pool_};
+  nvjpegPinnedAllocatorV2_t retained_pinned_{&RetainedPool::malloc_hook, &RetainedPool::free_hook, &pinned_pool_};
   bool hardware_ = false;
   nvjpegHandle_t handle_ = nullptr;
-  nvjpegJpegState_t batched_state_ = nullptr;
+  struct BatchedState {
+    nvjpegJpegState_t state;
+    nvjpegOutputFormat_t format;
+    int batch;
+    std::uint64_t last_used;
+  };
+  std::vector<BatchedState> batched_states_;  // the engine's, per (format, batch size)
   cudaStream_t engine_stream_ = nullptr;  // the hardware engine's (see the file comment)
   cudaEvent_t engine_done_ = nullptr;
   nvjpegJpegDecoder_t hybrid_decoder_ = nullptr;

@@ -17,8 +17,9 @@ namespace streamvision::io::detail {
 // Every nvJPEG function the decoder calls, so the table is typed by the header's declarations.
 #define SV_NVJPEG_FUNCTIONS(X)          \
   X(nvjpegGetProperty)                  \
-  X(nvjpegCreateEx)                     \
+  X(nvjpegCreateExV2)                   \
   X(nvjpegJpegStateCreate)              \
+  X(nvjpegJpegStateDestroy)             \
   X(nvjpegDecodeBatchedInitialize)      \
   X(nvjpegDecodeBatched)                \
   X(nvjpegDecodeBatchedSupported)       \
@@ -33,7 +34,7 @@ namespace streamvision::io::detail {
   X(nvjpegDecoderStateCreate)           \
   X(nvjpegDecodeParamsCreate)           \
   X(nvjpegDecodeParamsSetOutputFormat)  \
-  X(nvjpegBufferPinnedCreate)           \
+  X(nvjpegBufferPinnedCreateV2)         \
   X(nvjpegBufferDeviceCreateV2)         \
   X(nvjpegStateAttachPinnedBuffer)      \
   X(nvjpegStateAttachDeviceBuffer)      \

@@ -165,6 +165,31 @@ TEST(FuzzRegression, WritesIntoRepeatedElementsAreRefused) {
   EXPECT_EQ(F::normalize(expanded, {0.1, 0.2, 0.3}, {0.5, 0.5, 0.5}).numel(), 2 * 3 * 4 * 5);
 }
 
+// The differential run's copy_ case 750 (seed 15): a uint16 [2, 20] destination with strides
+// [20, 2] (its rows overlap: row 1 starts at element 20, inside row 0's span) came out different
+// on the CPU and on CUDA, each engine writing the shared elements in its own order. No zero
+// stride, so only the full distinct-address check catches it; a truly disjoint interleaving
+// ([2, 20] with strides [1, 2]) is still written.
+TEST(FuzzRegression, WritesIntoOverlappingRowsAreRefused) {
+  const sv::Tensor storage = svt::random_cpu({64}, sv::DType::UInt16, 21);
+  const sv::Tensor before = sv::contiguous(storage);
+  const sv::Tensor rows = sv::from_blob(storage.data(), {2, 20}, {20, 2}, sv::DType::UInt16, sv::Device::cpu(),
+                                        storage.owner());
+  const sv::Tensor src = svt::random_cpu({2, 20}, sv::DType::UInt16, 22);
+  try {
+    sv::copy_(rows, src);
+    ADD_FAILURE() << "copy_ accepted a destination whose rows overlap";
+  } catch (const sv::Error& e) {
+    EXPECT_EQ(e.kind(), sv::ErrorKind::Runtime) << e.what();
+    EXPECT_NE(std::string(e.what()).find("single memory location"), std::string::npos) << e.what();
+  }
+  for (std::int64_t k = 0; k < storage.numel(); ++k) ASSERT_EQ(storage.data_as<std::uint16_t>()[k], before.data_as<std::uint16_t>()[k]);
+  const sv::Tensor interleaved = sv::from_blob(storage.data(), {2, 20}, {1, 2}, sv::DType::UInt16, sv::Device::cpu(),
+                                               storage.owner());
+  sv::copy_(interleaved, src);
+  EXPECT_TRUE(svt::bitwise_equal(src, interleaved));
+}
+
 // crash-resized-crop-batch-box-overflow: the CPU path's box check computed top + h (and
 // left + w), which overflowed for boxes near the int64 limits.
 TEST(FuzzRegression, BatchBoxesNearInt64LimitsAreErrors) {

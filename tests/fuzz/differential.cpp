@@ -4,11 +4,14 @@
 // a refused case must be refused by both engines with the same error. Prints a per-op summary
 // and exits non-zero on any mismatch.
 //
-// Two documented engine differences (docs/ARCHITECTURE.md, "Where we differ") are compared with
-// their tolerance instead: uint8 bilinear resize (the CPU follows torch's integer path, CUDA
-// torch's float path: at most 1 apart) and gaussian_noise on float16/bfloat16 images (torch's CPU
-// add rounds the mean to the image dtype first: at most 1 ulp of the dtype apart). NaNs compare
-// equal whatever their payload (x86 and CUDA make different default NaNs; both are NaN).
+// One documented engine difference (docs/ARCHITECTURE.md, "Where we differ") is compared with its
+// tolerance instead: uint8 bilinear resize (the CPU follows torch's integer path, CUDA torch's
+// float path: at most 1 apart). The other, the mean of gaussian_noise on float16/bfloat16 images
+// (torch's CPU add rounds it to the image dtype first, its CUDA add does not), is kept out of
+// the comparison by the case generator, whose means are multiples of 2^-8 (exact in both dtypes):
+// noise is compared bit for bit. NaNs compare equal whatever their payload (x86 and CUDA make different
+// default NaNs; both are NaN). Not compared: the values color_jitter_batch's CPU engine refuses
+// (its order and factors are device data on CUDA, never read back), and to_device's strides.
 //
 //   streamvision_differential [--cases N] [--seed S] [--bytes L] [--save DIR] [--cpu-only] [--show-refusals]
 //
@@ -101,19 +104,12 @@ double element_as_double(const std::uint8_t* p, sv::DType d) {
 }
 
 // How far apart two elements may be for an op whose engines legitimately differ.
-enum class Allowance { Exact, OneUnit, OneUlp };
+enum class Allowance { Exact, OneUnit };
 
 Allowance allowance(const std::string& op, sv::DType dtype) {
   if ((op == "resize" || op == "resized_crop") && dtype == sv::DType::UInt8) return Allowance::OneUnit;
-  if ((op == "gaussian_noise" || op == "gaussian_noise_normals" || op == "gaussian_noise_generator") &&
-      (dtype == sv::DType::Float16 || dtype == sv::DType::BFloat16)) {
-    return Allowance::OneUlp;
-  }
   return Allowance::Exact;
 }
-
-// Ordered integer of a 16-bit float's bits: neighbours differ by 1 (ulp distance).
-std::int32_t ordered16(std::uint16_t b) { return (b & 0x8000) ? -static_cast<std::int32_t>(b & 0x7fff) : (b & 0x7fff); }
 
 // `message` with every device name ("cpu", "cuda", "cuda:N") replaced by "<device>".
 std::string without_devices(const std::string& message) {
@@ -150,9 +146,18 @@ Verdict compare(const Outcome& a, const Outcome& b) {
     return v;
   };
   if (a.failed || b.failed) {
-    // The CUDA engine of the batch ops covers less than their CPU path (batch.hpp: bilinear
-    // antialias resize, 3-channel jitter) and says so with NotImplemented: a documented refusal.
-    if (!a.failed && b.kind == sv::ErrorKind::NotImplemented && a.op.ends_with("_batch")) {
+    // The CUDA engine of the batch ops covers less than their CPU path (batch.hpp: uint8 and
+    // float32, bilinear antialias resize, 3-channel jitter) and says so before it could look at
+    // their device-side boxes or factors: a documented refusal, whatever the CPU made of them.
+    if (b.failed && (b.kind == sv::ErrorKind::NotImplemented || b.kind == sv::ErrorKind::UnsupportedDType) &&
+        a.op.ends_with("_batch")) {
+      v.within_tolerance_only = true;
+      return v;
+    }
+    // color_jitter_batch's order and factors are device data on CUDA, not read back (that would
+    // be a host sync): the CPU engine refuses a bad entry, the CUDA kernel skips that step
+    // (docs/ARCHITECTURE.md). Memory-safe either way; not compared.
+    if (a.failed && !b.failed && a.op == "color_jitter_batch") {
       v.within_tolerance_only = true;
       return v;
     }
@@ -168,7 +173,9 @@ Verdict compare(const Outcome& a, const Outcome& b) {
     const auto& x = a.results[r];
     const auto& y = b.results[r];
     if (x.shape != y.shape || x.dtype != y.dtype) return fail("different shapes or dtypes");
-    if (x.strides != y.strides) return fail("different strides (layout rules differ)");
+    // to_device(cpu) of a CPU tensor is the tensor itself (torch's .to() too), its strides
+    // included; a transfer from CUDA lands dense. Only the values must agree.
+    if (x.strides != y.strides && a.op != "to_device") return fail("different strides (layout rules differ)");
     if (x.bytes == y.bytes) continue;
     const std::size_t item = sv::itemsize(x.dtype);
     const Allowance allow = allowance(a.op, x.dtype);
@@ -181,15 +188,6 @@ Verdict compare(const Outcome& a, const Outcome& b) {
       if (allow == Allowance::OneUnit && std::abs(static_cast<int>(x.bytes[i]) - static_cast<int>(y.bytes[i])) <= 1) {
         v.within_tolerance_only = true;
         continue;
-      }
-      if (allow == Allowance::OneUlp) {
-        std::uint16_t s, t;
-        std::memcpy(&s, &x.bytes[i], 2);
-        std::memcpy(&t, &y.bytes[i], 2);
-        if (std::abs(ordered16(s) - ordered16(t)) <= 1) {
-          v.within_tolerance_only = true;
-          continue;
-        }
       }
       char buf[200];
       std::snprintf(buf, sizeof buf, "result %zu element %zu differs (%s): %.17g vs %.17g", r, i / item,

@@ -1,13 +1,19 @@
 """Shared pytest fixtures and markers. Tests that need PyTorch, torchvision, CuPy or a GPU skip
 with a visible reason where those are missing (CI); scripts/gpu-check runs them all.
 
-SV_SYNC_DEBUG=1 (scripts/gpu-check --sync-debug): every call into streamvision's compiled module
-runs under torch.cuda.set_sync_debug_mode("error"), so an op that makes the host wait for the
-GPU raises. The tests' own checks (comparisons, .cpu()) run outside it. Tests marked
+SV_SYNC_DEBUG=1 (scripts/gpu-check --sync-debug): every call into streamvision's compiled module,
+every public functional, every transform's forward (and the per-sample sample_params/apply) and
+streamvision.io's functions run under torch.cuda.set_sync_debug_mode("error"), so a torch op in
+streamvision's Python layer that makes the host wait for the GPU (.item(), .cpu(), nonzero, a
+boolean mask...) raises. The tests' own checks (comparisons, .cpu()) run outside it. Waits inside
+the C++ library are not torch's to see: those are checked by the tests that queue a long sleep on
+the stream and assert the op returned while it was still running (test_torch_cuda_streams.py,
+test_io_cuda.py). Tests marked
 `allows_host_sync` hand the op a CUDA tensor where a host value is needed (a list argument as a
 CUDA tensor, a CPU displacement for a CUDA image): there a wait is inherent, and they run in
 "warn" mode."""
 
+import contextlib
 import functools
 import importlib.util
 import os
@@ -42,6 +48,8 @@ _sync_mode = "error"
 def _no_host_sync(fn):
     @functools.wraps(fn)
     def call(*args, **kwargs):
+        if torch.compiler.is_compiling():  # traced: nothing runs now, and Dynamo cannot trace the mode switch
+            return fn(*args, **kwargs)
         previous = torch.cuda.get_sync_debug_mode()
         torch.cuda.set_sync_debug_mode(_sync_mode)
         try:
@@ -53,12 +61,21 @@ def _no_host_sync(fn):
 
 
 def _guard_streamvision_calls():
-    """Wraps every function of streamvision._C, wherever streamvision's modules bound it."""
+    """Wraps every function of streamvision._C wherever streamvision's modules bound it, the public
+    functions of the functional and io modules, and the transforms' entry points."""
+    import inspect
+
     import streamvision  # noqa: F401
-    import streamvision.transforms.v2  # noqa: F401
+    import streamvision.io
+    import streamvision.transforms.v2 as T
+    import streamvision.transforms.v2.functional as F
     from streamvision import _C
 
     originals = {id(f): f for f in vars(_C).values() if callable(f) and not isinstance(f, type)}
+    for module in (F, streamvision.io):
+        for attr, value in vars(module).items():
+            if inspect.isfunction(value) and not attr.startswith("_") and value.__module__.startswith("streamvision"):
+                originals[id(value)] = value
     guarded = {i: _no_host_sync(f) for i, f in originals.items()}
     for name, module in list(sys.modules.items()):
         if module is None or not (name == "streamvision" or name.startswith("streamvision.")):
@@ -66,10 +83,28 @@ def _guard_streamvision_calls():
         for attr, value in list(vars(module).items()):
             if id(value) in guarded and value is originals[id(value)]:
                 setattr(module, attr, guarded[id(value)])
+    for cls in vars(T).values():
+        if not (isinstance(cls, type) and cls.__module__.startswith("streamvision")):
+            continue
+        for method in ("forward", "sample_params", "apply"):
+            if method in vars(cls) and inspect.isfunction(vars(cls)[method]):
+                setattr(cls, method, _no_host_sync(vars(cls)[method]))
 
 
 if SYNC_DEBUG:
     _guard_streamvision_calls()
+
+
+@contextlib.contextmanager
+def host_sync_allowed():
+    """Within a test, runs streamvision calls in "warn" mode (a value the caller handed over as a
+    CUDA tensor that the op must read on the host); elsewhere a no-op."""
+    global _sync_mode
+    previous, _sync_mode = _sync_mode, "warn"
+    try:
+        yield
+    finally:
+        _sync_mode = previous
 
 
 def pytest_configure(config):

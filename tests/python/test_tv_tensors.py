@@ -654,6 +654,7 @@ def test_cuda_box_ops_capture_in_a_cuda_graph():
 
 
 @needs_cuda
+@pytest.mark.allows_host_sync  # RandomIoUCrop's trials and SanitizeBoundingBoxes read the boxes (as torchvision's)
 def test_cuda_detection_pipeline():
     sample = detection_sample(3, n=5, canvas=(40, 56))
     on_gpu = {k: (v.to("cuda") if isinstance(v, torch.Tensor) else v) for k, v in sample.items()}
