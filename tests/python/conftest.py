@@ -8,10 +8,10 @@ streamvision's Python layer that makes the host wait for the GPU (.item(), .cpu(
 boolean mask...) raises. The tests' own checks (comparisons, .cpu()) run outside it. Waits inside
 the C++ library are not torch's to see: those are checked by the tests that queue a long sleep on
 the stream and assert the op returned while it was still running (test_torch_cuda_streams.py,
-test_io_cuda.py). Tests marked
-`allows_host_sync` hand the op a CUDA tensor where a host value is needed (a list argument as a
-CUDA tensor, a CPU displacement for a CUDA image): there a wait is inherent, and they run in
-"warn" mode."""
+test_io_cuda.py). Tests marked `allows_host_sync` (and code inside host_sync_allowed()) hand the
+op a CUDA tensor where a host value is needed (a list argument as a CUDA tensor), or run
+transforms whose choices depend on the data as torchvision's do (RandomIoUCrop,
+SanitizeBoundingBoxes): there a wait is inherent, and they run in "warn" mode."""
 
 import contextlib
 import functools
