@@ -21,14 +21,23 @@ namespace {
 
 using kernels::ImageBatch;
 
-// Runs body(plane, oy) for every output row of every plane.
+// Runs body(plane, oy) for every output row of every plane. Planes of channels-last images share
+// their cache lines: there the row's planes run back to back (image, row, channel order), so that
+// the second and third pass over a row find it in cache; otherwise plane by plane.
 template <class Body>
-void for_each_output_row(const ImageBatch& out, std::int64_t work_per_row, Body&& body) {
+void for_each_output_row(const ImageBatch& in, const ImageBatch& out, std::int64_t work_per_row, Body&& body) {
   const std::int64_t rows = out.n * out.c * out.h;
-  parallel_for(rows, std::max<std::int64_t>(1, (1 << 16) / std::max<std::int64_t>(work_per_row, 1)),
-               [&](std::int64_t first, std::int64_t last) {
-                 for (std::int64_t r = first; r < last; ++r) body(r / out.h, static_cast<int>(r % out.h));
-               });
+  const std::int64_t grain = std::max<std::int64_t>(1, (1 << 16) / std::max<std::int64_t>(work_per_row, 1));
+  if (kernels::channels_innermost(in) || kernels::channels_innermost(out)) {
+    const std::int64_t c = out.c, hc = out.h * out.c;
+    parallel_for(rows, grain, [&](std::int64_t first, std::int64_t last) {
+      for (std::int64_t r = first; r < last; ++r) body(r / hc * c + r % c, static_cast<int>(r % hc / c));
+    });
+    return;
+  }
+  parallel_for(rows, grain, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t r = first; r < last; ++r) body(r / out.h, static_cast<int>(r % out.h));
+  });
 }
 
 template <class T>
@@ -36,12 +45,33 @@ void resize_nearest(const ImageBatch& in, const ImageBatch& out, bool exact) {
   const float sy = kernels::nearest_scale(in.h, out.h), sx = kernels::nearest_scale(in.w, out.w);
   std::vector<std::int64_t> xs(static_cast<std::size_t>(out.w));
   for (int x = 0; x < out.w; ++x) xs[x] = kernels::nearest_source(x, sx, static_cast<int>(in.w), exact) * in.stride_w;
-  for_each_output_row(out, out.w, [&](std::int64_t p, int oy) {
+  for_each_output_row(in, out, out.w, [&](std::int64_t p, int oy) {
     const T* src = kernels::plane_view<T>(in, p).row(kernels::nearest_source(oy, sy, static_cast<int>(in.h), exact));
     const auto dst = kernels::plane_view<T, T*>(out, p);
     for (int x = 0; x < out.w; ++x) dst.at(oy, x) = src[xs[x]];
   });
 }
+
+// One output row of the bilinear and bicubic (no antialias) paths: Sample is the kernel's
+// per-value function, Taps its horizontal taps. The samples' fma is one instruction in the
+// x86-64-v3 twin (cpu/simd.hpp), a glibc call per tap otherwise.
+template <class T, class Taps, class YTaps, class Sample>
+inline void sample_row_impl(const kernels::PlaneView<T>& src, const YTaps& yt, const Taps* xt,
+                            const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w, Sample sample) {
+  for (int x = 0; x < out_w; ++x) dst.at(oy, x) = sample(src, yt, xt[x]);
+}
+
+template <class T, class A>
+struct LinearRow {
+  static SV_CPU_V3 void v3(const kernels::PlaneView<T>& src, const kernels::LinearTaps<A>& yt, const kernels::LinearTaps<A>* xt,
+                           const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
+    sample_row_impl(src, yt, xt, dst, oy, out_w, [](const auto& s, const auto& y, const auto& x) { return kernels::linear_resize_sample(s, y, x); });
+  }
+  static void base(const kernels::PlaneView<T>& src, const kernels::LinearTaps<A>& yt, const kernels::LinearTaps<A>* xt,
+                   const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
+    sample_row_impl(src, yt, xt, dst, oy, out_w, [](const auto& s, const auto& y, const auto& x) { return kernels::linear_resize_sample(s, y, x); });
+  }
+};
 
 template <class T>
 void resize_linear(const ImageBatch& in, const ImageBatch& out) {
@@ -49,13 +79,24 @@ void resize_linear(const ImageBatch& in, const ImageBatch& out) {
   const A sy = kernels::area_scale<A>(in.h, out.h), sx = kernels::area_scale<A>(in.w, out.w);
   std::vector<kernels::LinearTaps<A>> xt(static_cast<std::size_t>(out.w));
   for (int x = 0; x < out.w; ++x) xt[x] = kernels::linear_taps(sx, x, static_cast<int>(in.w), in.stride_w);
-  for_each_output_row(out, out.w * 4, [&](std::int64_t p, int oy) {
+  const auto row = cpu_is_x86_64_v3() ? &LinearRow<T, A>::v3 : &LinearRow<T, A>::base;
+  for_each_output_row(in, out, out.w * 4, [&](std::int64_t p, int oy) {
     const kernels::LinearTaps<A> yt = kernels::linear_taps(sy, oy, static_cast<int>(in.h), in.stride_h);
-    const kernels::PlaneView<T> src = kernels::plane_view<T>(in, p);
-    const auto dst = kernels::plane_view<T, T*>(out, p);
-    for (int x = 0; x < out.w; ++x) dst.at(oy, x) = kernels::linear_resize_sample(src, yt, xt[x]);
+    row(kernels::plane_view<T>(in, p), yt, xt.data(), kernels::plane_view<T, T*>(out, p), oy, out.w);
   });
 }
+
+template <class T, class A>
+struct CubicRow {
+  static SV_CPU_V3 void v3(const kernels::PlaneView<T>& src, const kernels::CubicTaps<A>& yt, const kernels::CubicTaps<A>* xt,
+                           const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
+    sample_row_impl(src, yt, xt, dst, oy, out_w, [](const auto& s, const auto& y, const auto& x) { return kernels::cubic_resize_sample(s, y, x); });
+  }
+  static void base(const kernels::PlaneView<T>& src, const kernels::CubicTaps<A>& yt, const kernels::CubicTaps<A>* xt,
+                   const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
+    sample_row_impl(src, yt, xt, dst, oy, out_w, [](const auto& s, const auto& y, const auto& x) { return kernels::cubic_resize_sample(s, y, x); });
+  }
+};
 
 template <class T>
 void resize_cubic(const ImageBatch& in, const ImageBatch& out) {
@@ -64,11 +105,10 @@ void resize_cubic(const ImageBatch& in, const ImageBatch& out) {
   const int iw = static_cast<int>(in.w), ih = static_cast<int>(in.h);
   std::vector<kernels::CubicTaps<A>> xt(static_cast<std::size_t>(out.w));
   for (int x = 0; x < out.w; ++x) xt[x] = kernels::cubic_taps(sx, x, iw, in.stride_w);
-  for_each_output_row(out, out.w * 16, [&](std::int64_t p, int oy) {
+  const auto row = cpu_is_x86_64_v3() ? &CubicRow<T, A>::v3 : &CubicRow<T, A>::base;
+  for_each_output_row(in, out, out.w * 16, [&](std::int64_t p, int oy) {
     const kernels::CubicTaps<A> yt = kernels::cubic_taps(sy, oy, ih, in.stride_h);
-    const kernels::PlaneView<T> src = kernels::plane_view<T>(in, p);
-    const auto dst = kernels::plane_view<T, T*>(out, p);
-    for (int x = 0; x < out.w; ++x) dst.at(oy, x) = kernels::cubic_resize_sample(src, yt, xt[x]);
+    row(kernels::plane_view<T>(in, p), yt, xt.data(), kernels::plane_view<T, T*>(out, p), oy, out.w);
   });
 }
 
@@ -153,7 +193,7 @@ void resize_antialias(const ImageBatch& in, const ImageBatch& out, kernels::Resa
   // Input columns any output column reads.
   const int x_begin = tx.xmin.front();
   const int x_end = tx.xmin.back() + tx.xsize.back();
-  for_each_output_row(out, (x_end - x_begin) * ty.taps + out.w * tx.taps, [&](std::int64_t p, int oy) {
+  for_each_output_row(in, out, (x_end - x_begin) * ty.taps + out.w * tx.taps, [&](std::int64_t p, int oy) {
     thread_local std::vector<A> column;
     column.resize(static_cast<std::size_t>(in.w));
     const kernels::PlaneView<T> src = kernels::plane_view<T>(in, p);

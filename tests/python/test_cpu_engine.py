@@ -74,7 +74,9 @@ def test_numpy_crop_inside_shares_memory():
 def test_uint8_resize_large_random_sizes_equal_torchvision():
     rng = random.Random(13)
     g = torch.Generator().manual_seed(13)
-    cases = [((3, 1080, 1920), [256], True), ((3, 1080, 1920), [224, 224], False)]
+    cases = [((3, 1080, 1920), [256], True), ((3, 1080, 1920), [224, 224], False),
+             # batches: both passes per plane (or per image for channels_last) in one worker
+             ((8, 3, 37, 53), [29, 71], True), ((6, 4, 64, 48), [80, 30], False), ((9, 1, 45, 60), [61, 17], True)]
     for _ in range(24):
         c = rng.choice([1, 3, 4])
         shape = ([rng.randint(1, 3)] if rng.random() < 0.4 else []) + [c, rng.randint(40, 400), rng.randint(40, 400)]
@@ -138,6 +140,7 @@ for x in (u8, f32, hwc, np.ascontiguousarray(f32.transpose(0, 2, 3, 1)).transpos
           F.rotate(x, 23.0, interpolation="bilinear"), F.affine(x, 10.0, [3, -2], 1.1, [5.0, 2.0]),
           F.perspective(x, [[0, 0], [130, 0], [130, 96], [0, 96]], [[4, 2], [120, 6], [126, 90], [2, 93]]),
           F.horizontal_flip(x), F.resize(x, [61, 250], antialias=True), F.resize(x, [40, 33], interpolation="bicubic"),
+          F.resize(x, [50, 170], antialias=False), F.resize(x, [45, 37], interpolation="bicubic", antialias=False),
           F.to_dtype(x, np.float32, scale=True), F.normalize(F.to_dtype(x, np.float32, scale=True), [0.4] * 3, [0.2] * 3)]
     for y in ys:
         h.update(np.ascontiguousarray(y).tobytes())
