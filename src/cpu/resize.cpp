@@ -52,24 +52,36 @@ void resize_nearest(const ImageBatch& in, const ImageBatch& out, bool exact) {
   });
 }
 
-// One output row of the bilinear and bicubic (no antialias) paths: Sample is the kernel's
-// per-value function, Taps its horizontal taps. The samples' fma is one instruction in the
-// x86-64-v3 twin (cpu/simd.hpp), a glibc call per tap otherwise.
-template <class T, class Taps, class YTaps, class Sample>
-inline void sample_row_impl(const kernels::PlaneView<T>& src, const YTaps& yt, const Taps* xt,
-                            const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w, Sample sample) {
-  for (int x = 0; x < out_w; ++x) dst.at(oy, x) = sample(src, yt, xt[x]);
-}
-
-template <class T, class A>
-struct LinearRow {
-  static SV_CPU_V3 void v3(const kernels::PlaneView<T>& src, const kernels::LinearTaps<A>& yt, const kernels::LinearTaps<A>* xt,
-                           const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
-    sample_row_impl(src, yt, xt, dst, oy, out_w, [](const auto& s, const auto& y, const auto& x) { return kernels::linear_resize_sample(s, y, x); });
+// One output row of the bilinear and bicubic (no antialias) paths: Sampler gives one value from
+// the vertical and horizontal taps. The samplers' fma is one instruction in the x86-64-v3 twin
+// (cpu/simd.hpp), a glibc call per tap otherwise.
+template <class T, class Taps, class Sampler>
+struct SampleRow {
+  static void impl(const kernels::PlaneView<T>& src, const Taps& yt, const Taps* xt, const kernels::PlaneView<T, T*>& dst,
+                   int oy, std::int64_t out_w) {
+    for (int x = 0; x < out_w; ++x) dst.at(oy, x) = Sampler{}(src, yt, xt[x]);
   }
-  static void base(const kernels::PlaneView<T>& src, const kernels::LinearTaps<A>& yt, const kernels::LinearTaps<A>* xt,
-                   const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
-    sample_row_impl(src, yt, xt, dst, oy, out_w, [](const auto& s, const auto& y, const auto& x) { return kernels::linear_resize_sample(s, y, x); });
+  static SV_CPU_V3 void v3(const kernels::PlaneView<T>& src, const Taps& yt, const Taps* xt,
+                           const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
+    impl(src, yt, xt, dst, oy, out_w);
+  }
+  static void base(const kernels::PlaneView<T>& src, const Taps& yt, const Taps* xt, const kernels::PlaneView<T, T*>& dst,
+                   int oy, std::int64_t out_w) {
+    impl(src, yt, xt, dst, oy, out_w);
+  }
+  static auto pick() { return cpu_is_x86_64_v3() ? &v3 : &base; }
+};
+
+struct LinearSampler {
+  template <class T, class Taps>
+  T operator()(const kernels::PlaneView<T>& src, const Taps& yt, const Taps& xt) const {
+    return kernels::linear_resize_sample(src, yt, xt);
+  }
+};
+struct CubicSampler {
+  template <class T, class Taps>
+  T operator()(const kernels::PlaneView<T>& src, const Taps& yt, const Taps& xt) const {
+    return kernels::cubic_resize_sample(src, yt, xt);
   }
 };
 
@@ -79,24 +91,12 @@ void resize_linear(const ImageBatch& in, const ImageBatch& out) {
   const A sy = kernels::area_scale<A>(in.h, out.h), sx = kernels::area_scale<A>(in.w, out.w);
   std::vector<kernels::LinearTaps<A>> xt(static_cast<std::size_t>(out.w));
   for (int x = 0; x < out.w; ++x) xt[x] = kernels::linear_taps(sx, x, static_cast<int>(in.w), in.stride_w);
-  const auto row = cpu_is_x86_64_v3() ? &LinearRow<T, A>::v3 : &LinearRow<T, A>::base;
+  const auto row = SampleRow<T, kernels::LinearTaps<A>, LinearSampler>::pick();
   for_each_output_row(in, out, out.w * 4, [&](std::int64_t p, int oy) {
     const kernels::LinearTaps<A> yt = kernels::linear_taps(sy, oy, static_cast<int>(in.h), in.stride_h);
     row(kernels::plane_view<T>(in, p), yt, xt.data(), kernels::plane_view<T, T*>(out, p), oy, out.w);
   });
 }
-
-template <class T, class A>
-struct CubicRow {
-  static SV_CPU_V3 void v3(const kernels::PlaneView<T>& src, const kernels::CubicTaps<A>& yt, const kernels::CubicTaps<A>* xt,
-                           const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
-    sample_row_impl(src, yt, xt, dst, oy, out_w, [](const auto& s, const auto& y, const auto& x) { return kernels::cubic_resize_sample(s, y, x); });
-  }
-  static void base(const kernels::PlaneView<T>& src, const kernels::CubicTaps<A>& yt, const kernels::CubicTaps<A>* xt,
-                   const kernels::PlaneView<T, T*>& dst, int oy, std::int64_t out_w) {
-    sample_row_impl(src, yt, xt, dst, oy, out_w, [](const auto& s, const auto& y, const auto& x) { return kernels::cubic_resize_sample(s, y, x); });
-  }
-};
 
 template <class T>
 void resize_cubic(const ImageBatch& in, const ImageBatch& out) {
@@ -105,7 +105,7 @@ void resize_cubic(const ImageBatch& in, const ImageBatch& out) {
   const int iw = static_cast<int>(in.w), ih = static_cast<int>(in.h);
   std::vector<kernels::CubicTaps<A>> xt(static_cast<std::size_t>(out.w));
   for (int x = 0; x < out.w; ++x) xt[x] = kernels::cubic_taps(sx, x, iw, in.stride_w);
-  const auto row = cpu_is_x86_64_v3() ? &CubicRow<T, A>::v3 : &CubicRow<T, A>::base;
+  const auto row = SampleRow<T, kernels::CubicTaps<A>, CubicSampler>::pick();
   for_each_output_row(in, out, out.w * 16, [&](std::int64_t p, int oy) {
     const kernels::CubicTaps<A> yt = kernels::cubic_taps(sy, oy, ih, in.stride_h);
     row(kernels::plane_view<T>(in, p), yt, xt.data(), kernels::plane_view<T, T*>(out, p), oy, out.w);
