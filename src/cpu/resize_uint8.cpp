@@ -42,9 +42,6 @@ struct Int16Table {
   int taps8 = 0, taps2 = 0;
   std::vector<std::int16_t> w8;
   std::vector<std::int32_t> pairs;
-  struct Range {
-    int begin, end;  // output indices [begin, end); end -1: to the last
-  };
 };
 
 Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias, kernels::ResampleFilter filter) {
@@ -132,11 +129,11 @@ inline __m128i pixel_pairs(const std::uint8_t* s, const std::int32_t* pairs, int
 
 template <int P>
 inline void horizontal_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w, int in_w, int p_dyn,
-                           Int16Table::Range range = {0, -1}) {
+                           int first_x = 0) {
   const int p = P > 0 ? P : p_dyn;
   const int taps = t.taps;
   const std::int32_t bias = kernels::int16_bias(t.precision);
-  for (int x = range.begin; x < (range.end < 0 ? out_w : range.end); ++x) {
+  for (int x = first_x; x < out_w; ++x) {
     const std::uint8_t* s = src + static_cast<std::int64_t>(t.start[x]) * p;
     const std::int16_t* w = t.w.data() + static_cast<std::int64_t>(x) * taps;
 #if defined(__SSE2__)
@@ -248,9 +245,7 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
   }
   return x;
 }
-#endif
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 // Four planar rows at once: per output value and row, taps8 pixels zero-extended to int16 and
 // multiplied by the shared int16 weights 8 at a time (madd: exact int32 pair sums); the four
 // rows' partial sums reduce together (two rounds of hadd) and finish packed. Output values whose
@@ -314,6 +309,15 @@ void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int 
     }
     return;
   }
+  // Output values [first_x, out_w) of one row, the kernel picked by P.
+  const auto row_from = [&](const std::uint8_t* in, std::uint8_t* out, int first_x) {
+    switch (p) {
+      case 1: horizontal_row<1>(in, out, t, out_w, in_w, p, first_x); break;
+      case 3: horizontal_row<3>(in, out, t, out_w, in_w, p, first_x); break;
+      case 4: horizontal_row<4>(in, out, t, out_w, in_w, p, first_x); break;
+      default: horizontal_row<0>(in, out, t, out_w, in_w, p, first_x); break;
+    }
+  };
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
   if ((p == 1 || p == 3 || p == 4) && cpu_is_x86_64_v3()) {
     for (; first + 4 <= last; first += 4) {
@@ -328,23 +332,11 @@ void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int 
                                 : horizontal_4rows<4>(in, out, t, out_w, in_w);
       if (done == out_w) continue;
       // The last output values (loads past the row's end) one row at a time.
-      const Int16Table::Range rest{done, out_w};
-      for (int i = 0; i < 4; ++i) {
-        if (p == 1) horizontal_row<1>(in[i], out[i], t, out_w, in_w, p, rest);
-        else if (p == 3) horizontal_row<3>(in[i], out[i], t, out_w, in_w, p, rest);
-        else horizontal_row<4>(in[i], out[i], t, out_w, in_w, p, rest);
-      }
+      for (int i = 0; i < 4; ++i) row_from(in[i], out[i], done);
     }
   }
 #endif
-  for (std::int64_t r = first; r < last; ++r) {
-    switch (p) {
-      case 1: horizontal_row<1>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
-      case 3: horizontal_row<3>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
-      case 4: horizontal_row<4>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
-      default: horizontal_row<0>(src.row(r), dst.row(r), t, out_w, in_w, p); break;
-    }
-  }
+  for (std::int64_t r = first; r < last; ++r) row_from(src.row(r), dst.row(r), 0);
 }
 
 // Output rows [first, last) of the vertical pass; `len` values per row.
