@@ -42,7 +42,35 @@ struct Int16Table {
   int taps8 = 0, taps2 = 0;
   std::vector<std::int16_t> w8;
   std::vector<std::int32_t> pairs;
+  // The short-window kernel's form (taps <= 4, planar rows): per group of 8 output values, the
+  // first input of its 16-byte load (-1: the group reads wider than that, or past the row's end),
+  // two byte shuffles that gather each value's taps 0-1 and 2-3 as pairs, and the weights as
+  // int16 pairs in the same order (taps 0-1 of values 0-3, of values 4-7, then taps 2-3).
+  std::vector<int> group_start;
+  std::vector<std::uint8_t> group_shuffle;  // 32 per group
+  std::vector<std::int16_t> group_w;        // 32 per group
 };
+
+// Fills the short-window kernel's tables of `t` (see Int16Table).
+void add_short_window_groups(Int16Table& t, std::int64_t in_size) {
+  const int groups = static_cast<int>(t.start.size() / 8);
+  t.group_start.assign(static_cast<std::size_t>(groups), -1);
+  t.group_shuffle.assign(static_cast<std::size_t>(groups) * 32, 0x80);  // 0x80: a zero byte
+  t.group_w.assign(static_cast<std::size_t>(groups) * 32, 0);
+  for (int g = 0; g < groups; ++g) {
+    const int base = t.start[8 * g];
+    if (base + 16 > in_size || t.start[8 * g + 7] + t.taps - base > 16) continue;
+    t.group_start[g] = base;
+    for (int i = 0; i < 8; ++i) {
+      const int x = 8 * g + i, offset = t.start[x] - base;
+      for (int j = 0; j < t.taps; ++j) {
+        const int pair = j / 2, slot = 2 * i + j % 2;  // slot: the value's byte pair in the shuffle
+        t.group_shuffle[static_cast<std::size_t>(g) * 32 + pair * 16 + slot] = static_cast<std::uint8_t>(offset + j);
+        t.group_w[static_cast<std::size_t>(g) * 32 + pair * 16 + slot] = t.w[static_cast<std::size_t>(x) * t.taps + j];
+      }
+    }
+  }
+}
 
 Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antialias, kernels::ResampleFilter filter) {
   const kernels::Int16Dim d = kernels::make_int16_dim(in_size, out_size, antialias, filter);
@@ -81,6 +109,7 @@ Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antiali
                                        (static_cast<std::uint32_t>(static_cast<std::uint16_t>(v)) << (16 * (j % 2))));
     }
   }
+  if (t.taps <= 4) add_short_window_groups(t, in_size);
   return t;
 }
 
@@ -246,6 +275,44 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
   return x;
 }
 
+// A planar row with a short window (1 to 4 taps: upscaling), 8 output values at a time with
+// SSSE3: one 16-byte load covers the group's inputs, a byte shuffle gathers each value's taps as
+// pairs, madd multiplies them by the int16 weight pairs (exact int32 sums), and the results are
+// shifted and packed with saturation (the clamp to [0, 255]). Groups that do not fit in one load
+// are summed one value at a time. Returns the values done (the whole groups).
+SV_CPU_V3 int short_window_row_v3(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t) {
+  const std::int32_t bias = kernels::int16_bias(t.precision);
+  const __m128i bias4 = _mm_set1_epi32(bias), zero = _mm_setzero_si128();
+  const __m128i shift = _mm_cvtsi32_si128(t.precision);
+  const bool second_pair = t.taps > 2;
+  const int groups = static_cast<int>(t.group_start.size());
+  for (int g = 0; g < groups; ++g) {
+    const int base = t.group_start[g];
+    if (base < 0) {
+      for (int x = 8 * g; x < 8 * g + 8; ++x) {
+        std::int32_t acc = bias;
+        for (int j = 0; j < t.taps; ++j) acc += static_cast<std::int32_t>(src[t.start[x] + j]) * t.w[x * t.taps + j];
+        dst[x] = kernels::int16_finish(acc, t.precision);
+      }
+      continue;
+    }
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + base));
+    const auto* shuffle = reinterpret_cast<const __m128i*>(t.group_shuffle.data() + 32 * static_cast<std::size_t>(g));
+    const auto* w = reinterpret_cast<const __m128i*>(t.group_w.data() + 32 * static_cast<std::size_t>(g));
+    const __m128i taps01 = _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle));
+    __m128i lo = _mm_add_epi32(bias4, _mm_madd_epi16(_mm_unpacklo_epi8(taps01, zero), _mm_loadu_si128(w)));
+    __m128i hi = _mm_add_epi32(bias4, _mm_madd_epi16(_mm_unpackhi_epi8(taps01, zero), _mm_loadu_si128(w + 1)));
+    if (second_pair) {
+      const __m128i taps23 = _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle + 1));
+      lo = _mm_add_epi32(lo, _mm_madd_epi16(_mm_unpacklo_epi8(taps23, zero), _mm_loadu_si128(w + 2)));
+      hi = _mm_add_epi32(hi, _mm_madd_epi16(_mm_unpackhi_epi8(taps23, zero), _mm_loadu_si128(w + 3)));
+    }
+    const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(_mm_sra_epi32(lo, shift), _mm_sra_epi32(hi, shift)), zero);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + 8 * g), packed);
+  }
+  return 8 * groups;
+}
+
 // Four planar rows at once: per output value and row, taps8 pixels zero-extended to int16 and
 // multiplied by the shared int16 weights 8 at a time (madd: exact int32 pair sums); the four
 // rows' partial sums reduce together (two rounds of hadd) and finish packed. Output values whose
@@ -281,12 +348,12 @@ SV_CPU_V3 int horizontal_4rows_planar(const std::uint8_t* const* src, std::uint8
 // Planar rows with a short window (upscaling: 1 to 4 taps): a fixed number of taps, unrolled,
 // which costs less than a window padded to 8 and summed across a register.
 template <int K>
-inline void short_window_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w) {
+inline void short_window_row(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t, int out_w, int first_x) {
   const std::int32_t bias = kernels::int16_bias(t.precision);
   const int precision = t.precision;
   const int* start = t.start.data();
   const std::int16_t* w = t.w.data();
-  for (int x = 0; x < out_w; ++x) {
+  for (int x = first_x; x < out_w; ++x) {
     const std::uint8_t* s = src + start[x];
     const std::int16_t* wx = w + static_cast<std::int64_t>(x) * K;
     std::int32_t acc = bias;
@@ -300,11 +367,15 @@ void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int 
                      std::int64_t last) {
   if (p == 1 && t.taps <= 4) {
     for (std::int64_t r = first; r < last; ++r) {
+      int done = 0;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+      if (cpu_is_x86_64_v3()) done = short_window_row_v3(src.row(r), dst.row(r), t);
+#endif
       switch (t.taps) {
-        case 1: short_window_row<1>(src.row(r), dst.row(r), t, out_w); break;
-        case 2: short_window_row<2>(src.row(r), dst.row(r), t, out_w); break;
-        case 3: short_window_row<3>(src.row(r), dst.row(r), t, out_w); break;
-        default: short_window_row<4>(src.row(r), dst.row(r), t, out_w); break;
+        case 1: short_window_row<1>(src.row(r), dst.row(r), t, out_w, done); break;
+        case 2: short_window_row<2>(src.row(r), dst.row(r), t, out_w, done); break;
+        case 3: short_window_row<3>(src.row(r), dst.row(r), t, out_w, done); break;
+        default: short_window_row<4>(src.row(r), dst.row(r), t, out_w, done); break;
       }
     }
     return;

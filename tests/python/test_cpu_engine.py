@@ -92,6 +92,25 @@ def test_uint8_resize_large_random_sizes_equal_torchvision():
                 assert torch.equal(actual, expected), f"{mode} aa={antialias} {shape} {name} -> {size}"
 
 
+@needs_torchvision
+@pytest.mark.skipif(HAVE_TORCH and torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"),
+                    reason="torchvision resizes uint8 bilinear in float32 on this CPU (test_resize covers it)")
+def test_uint8_short_window_resize_equals_torchvision():
+    """Upscaling and mild downscaling of planar rows (1 to 4 taps: the 8-values-per-shuffle
+    kernel, its groups that do not fit one load, and the row tails), tiny inputs included."""
+    rng = random.Random(17)
+    g = torch.Generator().manual_seed(17)
+    for _ in range(60):
+        h, w = rng.randint(1, 40), rng.randint(1, 60)
+        size = [rng.randint(1, 90), rng.randint(max(1, w // 2), 3 * w + 20)]
+        x = torch.randint(0, 256, (rng.randint(1, 3), h, w), generator=g, dtype=torch.uint8)
+        for mode in ("bilinear", "bicubic"):
+            for antialias in (True, False):
+                expected = TF.resize(x, size, interpolation=IM(mode), antialias=antialias)
+                actual = F.resize(x, size, interpolation=mode, antialias=antialias)
+                assert torch.equal(actual, expected), f"{mode} aa={antialias} {tuple(x.shape)} -> {size}"
+
+
 # ---- threads ------------------------------------------------------------------------------------
 
 _THREADS_SCRIPT = r"""
