@@ -42,10 +42,10 @@ struct Int16Table {
   int taps8 = 0, taps2 = 0;
   std::vector<std::int16_t> w8;
   std::vector<std::int32_t> pairs;
-  // The short-window kernel's form (taps <= 4, planar rows): per group of 8 output values, the
-  // first input of its 16-byte load (-1: the group reads wider than that, or past the row's end),
-  // two byte shuffles that gather each value's taps 0-1 and 2-3 as pairs, and the weights as
-  // int16 pairs in the same order (taps 0-1 of values 0-3, of values 4-7, then taps 2-3).
+  // The short-window kernel's form (taps <= 4, planar rows), for the leading groups of 8 output
+  // values that each read within one 16-byte load inside the row: per group, the load's first
+  // input, two byte shuffles that gather each value's taps 0-1 and 2-3 as pairs, and the weights
+  // as int16 pairs in the same order (taps 0-1 of values 0-3, of values 4-7, then taps 2-3).
   std::vector<int> group_start;
   std::vector<std::uint8_t> group_shuffle;  // 32 per group
   std::vector<std::int16_t> group_w;        // 32 per group
@@ -53,13 +53,16 @@ struct Int16Table {
 
 // Fills the short-window kernel's tables of `t` (see Int16Table).
 void add_short_window_groups(Int16Table& t, std::int64_t in_size) {
-  const int groups = static_cast<int>(t.start.size() / 8);
-  t.group_start.assign(static_cast<std::size_t>(groups), -1);
+  int groups = 0;
+  for (const int all = static_cast<int>(t.start.size() / 8); groups < all; ++groups) {
+    const int base = t.start[8 * groups];
+    if (base + 16 > in_size || t.start[8 * groups + 7] + t.taps - base > 16) break;
+  }
+  t.group_start.resize(static_cast<std::size_t>(groups));
   t.group_shuffle.assign(static_cast<std::size_t>(groups) * 32, 0x80);  // 0x80: a zero byte
   t.group_w.assign(static_cast<std::size_t>(groups) * 32, 0);
   for (int g = 0; g < groups; ++g) {
     const int base = t.start[8 * g];
-    if (base + 16 > in_size || t.start[8 * g + 7] + t.taps - base > 16) continue;
     t.group_start[g] = base;
     for (int i = 0; i < 8; ++i) {
       const int x = 8 * g + i, offset = t.start[x] - base;
@@ -278,25 +281,16 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
 // A planar row with a short window (1 to 4 taps: upscaling), 8 output values at a time with
 // SSSE3: one 16-byte load covers the group's inputs, a byte shuffle gathers each value's taps as
 // pairs, madd multiplies them by the int16 weight pairs (exact int32 sums), and the results are
-// shifted and packed with saturation (the clamp to [0, 255]). Groups that do not fit in one load
-// are summed one value at a time. Returns the values done (the whole groups).
+// shifted and packed with saturation (the clamp to [0, 255]). Covers the table's leading groups
+// (up to the row's right edge; fewer only when a non-antialiased downscale by close to 2x makes a
+// group span more than 16 inputs): short_window_row does the rest. Returns the values done.
 SV_CPU_V3 int short_window_row_v3(const std::uint8_t* src, std::uint8_t* dst, const Int16Table& t) {
-  const std::int32_t bias = kernels::int16_bias(t.precision);
-  const __m128i bias4 = _mm_set1_epi32(bias), zero = _mm_setzero_si128();
+  const __m128i bias4 = _mm_set1_epi32(kernels::int16_bias(t.precision)), zero = _mm_setzero_si128();
   const __m128i shift = _mm_cvtsi32_si128(t.precision);
   const bool second_pair = t.taps > 2;
   const int groups = static_cast<int>(t.group_start.size());
   for (int g = 0; g < groups; ++g) {
-    const int base = t.group_start[g];
-    if (base < 0) {
-      for (int x = 8 * g; x < 8 * g + 8; ++x) {
-        std::int32_t acc = bias;
-        for (int j = 0; j < t.taps; ++j) acc += static_cast<std::int32_t>(src[t.start[x] + j]) * t.w[x * t.taps + j];
-        dst[x] = kernels::int16_finish(acc, t.precision);
-      }
-      continue;
-    }
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + base));
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + t.group_start[g]));
     const auto* shuffle = reinterpret_cast<const __m128i*>(t.group_shuffle.data() + 32 * static_cast<std::size_t>(g));
     const auto* w = reinterpret_cast<const __m128i*>(t.group_w.data() + 32 * static_cast<std::size_t>(g));
     const __m128i taps01 = _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle));

@@ -93,6 +93,15 @@ int device_free(void* context, void* ptr, std::size_t size, cudaStream_t stream)
   return 0;
 }
 
+// A buffer reused across calls once the work that read it (recorded in `done`) has finished;
+// the query never blocks.
+struct Reusable {
+  cudaEvent_t done = nullptr;
+  bool recorded = false;
+  std::uint64_t sequence = 0;  // when it was last recorded (larger: later)
+  bool idle() const { return !recorded || cudaEventQuery(done) == cudaSuccess; }
+};
+
 // Memory nvJPEG allocates for itself: the handle's device buffers (the hardware engine's and the
 // hybrid decoder's scratch) and the pinned host buffers of the hybrid path. With nvJPEG's default
 // allocators a buffer that grows is freed with cudaFree or cudaFreeHost, and both wait on the host
@@ -115,10 +124,9 @@ class RetainedPool {
     return static_cast<RetainedPool*>(context)->give_back(data, stream) ? 0 : 1;
   }
 
-  struct Block {
+  struct Block : Reusable {  // `done`: recorded when it was given back
     void* data = nullptr;
     std::size_t size = 0;
-    cudaEvent_t released = nullptr;  // recorded when nvJPEG gave it back
     bool in_use = true;
   };
 
@@ -127,8 +135,7 @@ class RetainedPool {
   bool take(void** data, std::size_t size) {
     Block* best = nullptr;
     for (Block& block : blocks_) {
-      if (block.in_use || block.size < size || (best != nullptr && block.size >= best->size)) continue;
-      if (block.released != nullptr && cudaEventQuery(block.released) != cudaSuccess) continue;
+      if (block.in_use || block.size < size || (best != nullptr && block.size >= best->size) || !block.idle()) continue;
       best = &block;
     }
     if (best == nullptr) {
@@ -150,10 +157,11 @@ class RetainedPool {
   bool give_back(void* data, cudaStream_t stream) {
     for (Block& block : blocks_) {
       if (block.data != data || !block.in_use) continue;
-      if (block.released == nullptr && cudaEventCreateWithFlags(&block.released, cudaEventDisableTiming) != cudaSuccess) {
+      if (block.done == nullptr && cudaEventCreateWithFlags(&block.done, cudaEventDisableTiming) != cudaSuccess) {
         return false;
       }
-      if (cudaEventRecord(block.released, stream) != cudaSuccess) return false;
+      if (cudaEventRecord(block.done, stream) != cudaSuccess) return false;
+      block.recorded = true;
       block.in_use = false;
       return true;
     }
@@ -167,15 +175,6 @@ class RetainedPool {
 
 cudaError_t allocate_device(void** data, std::size_t size) { return cudaMalloc(data, size); }
 cudaError_t allocate_pinned(void** data, std::size_t size) { return cudaHostAlloc(data, size, cudaHostAllocDefault); }
-
-// A buffer reused across calls once the work that read it (recorded in `done`) has finished;
-// the query never blocks.
-struct Reusable {
-  cudaEvent_t done = nullptr;
-  bool recorded = false;
-  std::uint64_t sequence = 0;  // when it was last recorded (larger: later)
-  bool idle() const { return !recorded || cudaEventQuery(done) == cudaSuccess; }
-};
 
 struct StagingBuffer : Reusable {
   void* data = nullptr;

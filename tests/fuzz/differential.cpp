@@ -8,10 +8,11 @@
 // tolerance instead: uint8 bilinear resize (the CPU follows torch's integer path, CUDA torch's
 // float path: at most 1 apart). The other, the mean of gaussian_noise on float16/bfloat16 images
 // (torch's CPU add rounds it to the image dtype first, its CUDA add does not), is kept out of
-// the comparison by the case generator, whose means are multiples of 2^-8 (exact in both dtypes):
-// noise is compared bit for bit. NaNs compare equal whatever their payload (x86 and CUDA make different
-// default NaNs; both are NaN). Not compared: the values color_jitter_batch's CPU engine refuses
-// (its order and factors are device data on CUDA, never read back), and to_device's strides.
+// the comparison by the case generator, whose means are multiples of 2^-8 (exact in both
+// dtypes): noise is compared bit for bit. NaNs compare equal whatever their payload (x86 and CUDA
+// make different default NaNs; both are NaN). Not compared: the values color_jitter_batch's CPU
+// engine refuses (its order and factors are device data on CUDA, never read back), the batch ops'
+// documented CUDA refusals, and to_device's strides.
 //
 //   streamvision_differential [--cases N] [--seed S] [--bytes L] [--save DIR] [--cpu-only] [--show-refusals]
 //

@@ -316,10 +316,10 @@ inline Results values(const std::vector<double>& v) {
 }
 template <class Seq> Results values_of(const Seq& seq) { return values(std::vector<double>(seq.begin(), seq.end())); }
 
-// gaussian_noise's mean: below 1 in magnitude a multiple of 2^-8 (hostile values pass through), exact in float16 and
-// bfloat16, so that the engines' documented difference (the CPU rounds the mean to a 16-bit image
-// dtype first, as torch's CPU add; CUDA does not) never shows and the differential run can
-// compare noise bit for bit. Consumes the same bytes as in.number.
+// gaussian_noise's mean: below 1 in magnitude a multiple of 2^-8 (hostile values pass through),
+// exact in float16 and bfloat16, so that the engines' documented difference (the CPU rounds the
+// mean to a 16-bit image dtype first, as torch's CPU add; CUDA does not) never shows and the
+// differential run can compare noise bit for bit. Consumes the same bytes as in.number.
 inline double noise_mean(ByteSource& in) {
   const double m = in.number(-0.5, 0.5);
   return std::abs(m) < 1 ? std::round(m * 256) / 256 : m;  // |k| < 256: 8 significant bits
