@@ -24,6 +24,14 @@
 #define SV_IVDEP
 #endif
 
+// SV_PREFETCH(address): a hint to bring the cache line of `address` (an integer, so that any
+// value is allowed: a prefetch never faults) into the cache ahead of its use.
+#if defined(__GNUC__)
+#define SV_PREFETCH(address) __builtin_prefetch(reinterpret_cast<const void*>(address))
+#else
+#define SV_PREFETCH(address) ((void)(address))
+#endif
+
 // For templates (target_clones cannot clone them): SV_CPU_V3 compiles one instantiation for
 // x86-64-v3, and cpu_is_x86_64_v3() says, once per process, whether to run it: when the CPU can
 // and STREAMVISION_CPU_BASELINE is not set (tests run both copies and compare their bits; the
