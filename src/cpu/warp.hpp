@@ -78,6 +78,7 @@ struct WarpRows {
       }
     }
     const std::int64_t planes = out.n * out.c;
+    const T zero = kernels::warp_output<T, S>(A(0), A(0), true, false, A(0));
     for (std::int64_t p = 0; p < planes; ++p) {
       const std::int64_t n = p / out.c, c = p % out.c;
       const T* src = static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c;
@@ -86,6 +87,15 @@ struct WarpRows {
         const A* mask = s.mask.data() + (oy - oy0) * w;
         const std::int64_t* offsets = s.offsets.data() + (oy - oy0) * w;
         T* dst = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c + oy * out.stride_h;
+        if (nearest && !has_fill) {
+          // A nearest tap's value comes back unchanged (every warp dtype converts to its
+          // accumulator and back exactly) and a pixel without one is 0: a gather, no arithmetic.
+          for (int ox = 0; ox < w; ++ox) {
+            SV_PREFETCH(reinterpret_cast<std::uintptr_t>(src) + static_cast<std::uintptr_t>(offsets[ox + kPrefetchAhead]) * sizeof(T));
+            dst[ox * out.stride_w] = taps[ox].x0 >= 0 ? src[offsets[ox]] : zero;
+          }
+          continue;
+        }
         for (int ox = 0; ox < w; ++ox) {
           const kernels::BilinearTaps<A>& t = taps[ox];
           const std::int64_t o = offsets[ox];  // a tap outside the image is never read
