@@ -24,8 +24,58 @@ inline void reverse_items(const T* src, T* dst, std::int64_t count) {
 }
 
 SV_CPU_CLONES void reverse_1(const std::uint8_t* src, std::uint8_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
-SV_CPU_CLONES void reverse_2(const std::uint16_t* src, std::uint16_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
-SV_CPU_CLONES void reverse_4(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count) { reverse_items(src, dst, count); }
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// GCC vectorises the 2- and 4-byte reversed loops poorly (1080p float32 hflip 2.2 ms against 1.4
+// for this): 32 bytes per load, reversed in registers, four loads in flight. Returns the items done.
+SV_CPU_V3 std::int64_t reverse_4_avx2(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count) {
+  const __m256i order = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+  std::int64_t j = 0;
+  for (; j + 32 <= count; j += 32) {
+    for (int k = 0; k < 32; k += 8) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - k - 7));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j + k), _mm256_permutevar8x32_epi32(v, order));
+    }
+  }
+  return j;
+}
+SV_CPU_V3 std::int64_t reverse_2_avx2(const std::uint16_t* src, std::uint16_t* dst, std::int64_t count) {
+  // Reverse the 8 items of each 16-byte half, then swap the halves.
+  const __m256i order = _mm256_broadcastsi128_si256(_mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1));
+  std::int64_t j = 0;
+  for (; j + 64 <= count; j += 64) {
+    for (int k = 0; k < 64; k += 16) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - k - 15));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j + k), _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, order), 0x4e));
+    }
+  }
+  return j;
+}
+#endif
+
+void reverse_2(const std::uint16_t* src, std::uint16_t* dst, std::int64_t count) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if (cpu_is_x86_64_v3()) {
+    const std::int64_t done = reverse_2_avx2(src, dst, count);
+    src -= done;
+    dst += done;
+    count -= done;
+  }
+#endif
+  reverse_items(src, dst, count);
+}
+
+void reverse_4(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if (cpu_is_x86_64_v3()) {
+    const std::int64_t done = reverse_4_avx2(src, dst, count);
+    src -= done;
+    dst += done;
+    count -= done;
+  }
+#endif
+  reverse_items(src, dst, count);
+}
 
 }  // namespace
 
@@ -87,10 +137,25 @@ void copy_rgb8_pixels(const std::uint8_t* src, std::int64_t src_step, std::uint8
 }
 
 void copy_view(const kernels::StridedView& in, const kernels::StridedView& out) {
-  const kernels::ElementwisePlan plan = kernels::plan_elementwise(in, out);
-  detail::dispatch_itemsize(itemsize(in.dtype), [&](auto tag) {
+  kernels::ElementwisePlan plan = kernels::plan_elementwise(in, out);
+  // A copy may visit elements in any order. An outer dim the input walks backwards (a vertical
+  // flip's rows) is walked from its end instead, so that the input is read in ascending
+  // addresses and the output written in descending ones: reading backwards defeats the
+  // hardware prefetcher more than writing backwards does (1080p float32 vflip 1.6 -> 1.3 ms).
+  const std::size_t size = itemsize(in.dtype);
+  auto in_data = reinterpret_cast<std::uintptr_t>(in.data);
+  auto out_data = reinterpret_cast<std::uintptr_t>(out.data);
+  for (int d = 1; d < plan.rank; ++d) {
+    if (plan.in_stride[d] >= 0 || plan.size[d] < 2) continue;
+    in_data += static_cast<std::uintptr_t>((plan.size[d] - 1) * plan.in_stride[d]) * size;
+    out_data += static_cast<std::uintptr_t>((plan.size[d] - 1) * plan.out_stride[d]) * size;
+    plan.in_stride[d] = -plan.in_stride[d];
+    plan.out_stride[d] = -plan.out_stride[d];
+    plan.out_linear = false;
+  }
+  detail::dispatch_itemsize(size, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_elementwise(plan, static_cast<const T*>(in.data), static_cast<T*>(out.data), kernels::CopyOp{});
+    run_elementwise(plan, reinterpret_cast<const T*>(in_data), reinterpret_cast<T*>(out_data), kernels::CopyOp{});
   });
 }
 
