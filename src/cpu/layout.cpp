@@ -17,7 +17,7 @@ namespace streamvision::cpu {
 namespace {
 
 
-// Plain reversed loops: with AVX2 the compiler turns them into 32-byte loads, a permute and stores.
+// Plain reversed loops (with AVX2 the compiler vectorises the 1-byte one well).
 template <class T>
 inline void reverse_items(const T* src, T* dst, std::int64_t count) {
   for (std::int64_t j = 0; j < count; ++j) dst[j] = src[-j];
@@ -51,29 +51,20 @@ SV_CPU_V3 std::int64_t reverse_2_avx2(const std::uint16_t* src, std::uint16_t* d
   }
   return j;
 }
+#else  // never called: cpu_is_x86_64_v3() is false
+std::int64_t reverse_4_avx2(const std::uint32_t*, std::uint32_t*, std::int64_t) { return 0; }
+std::int64_t reverse_2_avx2(const std::uint16_t*, std::uint16_t*, std::int64_t) { return 0; }
 #endif
 
-void reverse_2(const std::uint16_t* src, std::uint16_t* dst, std::int64_t count) {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// The AVX2 prefix where the CPU has it, then the plain loop for the rest.
+template <class T>
+void reverse_with(const T* src, T* dst, std::int64_t count, std::int64_t (*avx2)(const T*, T*, std::int64_t)) {
   if (cpu_is_x86_64_v3()) {
-    const std::int64_t done = reverse_2_avx2(src, dst, count);
+    const std::int64_t done = avx2(src, dst, count);
     src -= done;
     dst += done;
     count -= done;
   }
-#endif
-  reverse_items(src, dst, count);
-}
-
-void reverse_4(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count) {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  if (cpu_is_x86_64_v3()) {
-    const std::int64_t done = reverse_4_avx2(src, dst, count);
-    src -= done;
-    dst += done;
-    count -= done;
-  }
-#endif
   reverse_items(src, dst, count);
 }
 
@@ -82,8 +73,8 @@ void reverse_4(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count)
 void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t itemsize) {
   switch (itemsize) {
     case 1: reverse_1(static_cast<const std::uint8_t*>(src), static_cast<std::uint8_t*>(dst), count); break;
-    case 2: reverse_2(static_cast<const std::uint16_t*>(src), static_cast<std::uint16_t*>(dst), count); break;
-    default: reverse_4(static_cast<const std::uint32_t*>(src), static_cast<std::uint32_t*>(dst), count); break;
+    case 2: reverse_with(static_cast<const std::uint16_t*>(src), static_cast<std::uint16_t*>(dst), count, &reverse_2_avx2); break;
+    default: reverse_with(static_cast<const std::uint32_t*>(src), static_cast<std::uint32_t*>(dst), count, &reverse_4_avx2); break;
   }
 }
 
