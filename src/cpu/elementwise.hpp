@@ -20,9 +20,10 @@ namespace streamvision::cpu {
 // elements (layout.cpp; compiled for AVX2 and the baseline, picked at load time).
 void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t itemsize);
 
-// dst[3i .. 3i + 3) = src[i * src_step .. + 3) for i in [0, count): packed 3-byte pixels (a
-// channels_last uint8 RGB flip or copy), from a byte step of at least 3 either way (layout.cpp).
-void copy_rgb8_pixels(const std::uint8_t* src, std::int64_t src_step, std::uint8_t* dst, std::int64_t count);
+// dst[3i .. 3i + 3) = src[i * src_step .. + 3) for i in [0, count): packed 3-item pixels of 1-,
+// 2- or 4-byte items (a channels_last RGB flip or copy), from an item step of at least 3 either
+// way (layout.cpp).
+void copy_rgb_pixels(const void* src, std::int64_t src_step, void* dst, std::int64_t count, std::size_t itemsize);
 
 // One run of `count` elements of one row, all of channel `channel`: the inner loops are plain
 // counted loops the compiler vectorises (contiguous, and reversed for flips).
@@ -64,6 +65,41 @@ inline void short_row(const In* src, Out* dst, const Op& op) {
   for (int j = 0; j < N; ++j) dst[j] = op(src[j], 0u);
 }
 
+// Rows shorter than this (a channels_last image's pixels) are walked by dim-1 runs.
+constexpr std::int64_t kShortRow = 16;
+
+// The input and output offsets of the plan's rows (dims 1 and up) from a given row on, one row
+// at a time: the first row's index is divided out once, the next ones carry like an odometer
+// (a division per dim per row cost as much as copying a 224-byte row).
+class RowWalker {
+ public:
+  RowWalker(const kernels::ElementwisePlan& plan, std::int64_t row) : plan_(plan) {
+    for (int d = 1; d < plan.rank; ++d) {
+      index_[d] = row % plan.size[d];
+      row /= plan.size[d];
+      in_ += index_[d] * plan.in_stride[d];
+      out_ += index_[d] * plan.out_stride[d];
+    }
+  }
+  std::int64_t in() const { return in_; }
+  std::int64_t out() const { return out_; }
+  void next() {
+    for (int d = 1; d < plan_.rank; ++d) {
+      in_ += plan_.in_stride[d];
+      out_ += plan_.out_stride[d];
+      if (++index_[d] < plan_.size[d]) return;
+      in_ -= plan_.size[d] * plan_.in_stride[d];
+      out_ -= plan_.size[d] * plan_.out_stride[d];
+      index_[d] = 0;
+    }
+  }
+
+ private:
+  const kernels::ElementwisePlan& plan_;
+  std::int64_t index_[kMaxRank] = {};
+  std::int64_t in_ = 0, out_ = 0;
+};
+
 template <class In, class Out, class Op>
 void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* out, const Op& op) {
   if (plan.numel == 0) return;
@@ -73,7 +109,7 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
   const std::int64_t is0 = plan.in_stride[0];
   const std::int64_t os0 = plan.out_stride[0];
   if constexpr (!Op::kUsesChannel) {
-    if (row_len < 16 && plan.rank >= 2) {
+    if (row_len < kShortRow && plan.rank >= 2) {
       // Short rows (a channels_last flip: rows of one pixel's channels): the rows of dim 1 in one
       // loop, offsets computed once per dim-1 run.
       const std::int64_t n1 = plan.size[1], is1 = plan.in_stride[1], os1 = plan.out_stride[1];
@@ -88,9 +124,9 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
           }
           const In* src = in + in_off;
           Out* dst = out + out_off;
-          if constexpr (std::is_same_v<Op, kernels::CopyOp> && sizeof(In) == 1) {
+          if constexpr (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out> && sizeof(In) <= 4) {
             if (is0 == 1 && os0 == 1 && row_len == 3 && os1 == 3 && (is1 >= 3 || is1 <= -3)) {
-              copy_rgb8_pixels(reinterpret_cast<const std::uint8_t*>(src), is1, reinterpret_cast<std::uint8_t*>(dst), n1);
+              copy_rgb_pixels(src, is1, dst, n1, sizeof(In));
               continue;
             }
           }
@@ -111,18 +147,18 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
   constexpr std::int64_t kPiece = std::int64_t{1} << 15;
   const std::int64_t pieces = (row_len + kPiece - 1) / kPiece;
   parallel_for(rows * pieces, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
+    std::int64_t row = first / pieces, piece = first % pieces;
+    RowWalker walk(plan, row);
     for (std::int64_t item = first; item < last; ++item) {
-      const std::int64_t row = item / pieces, j0 = (item % pieces) * kPiece;
-      const std::int64_t count = std::min(kPiece, row_len - j0);
-      std::int64_t in_off = 0, out_off = 0, rest = row;
-      for (int d = 1; d < plan.rank; ++d) {
-        const std::int64_t i = rest % plan.size[d];
-        rest /= plan.size[d];
-        in_off += i * plan.in_stride[d];
-        out_off += i * plan.out_stride[d];
+      if (piece == pieces) {
+        piece = 0;
+        ++row;
+        walk.next();
       }
-      const In* src = in + in_off + j0 * is0;
-      Out* dst = out + out_off + j0 * os0;
+      const std::int64_t j0 = piece++ * kPiece;
+      const std::int64_t count = std::min(kPiece, row_len - j0);
+      const In* src = in + walk.in() + j0 * is0;
+      Out* dst = out + walk.out() + j0 * os0;
       if constexpr (Op::kUsesChannel) {
         // Runs of one channel: channel_inner elements per channel step of the walk.
         const std::int64_t flat = row * row_len + j0;

@@ -16,8 +16,8 @@ namespace streamvision::cpu {
 
 namespace {
 
-
-// Plain reversed loops (with AVX2 the compiler vectorises the 1-byte one well).
+// Plain reversed loops: GCC vectorises the 1-byte one well; the baseline and the tails of the
+// 2- and 4-byte ones.
 template <class T>
 inline void reverse_items(const T* src, T* dst, std::int64_t count) {
   for (std::int64_t j = 0; j < count; ++j) dst[j] = src[-j];
@@ -97,34 +97,41 @@ SV_CPU_V3 std::int64_t reverse_rgb8_blocks(const std::uint8_t* src, std::uint8_t
 }
 #endif
 
-}  // namespace
-
-void copy_rgb8_pixels(const std::uint8_t* src, std::int64_t src_step, std::uint8_t* dst, std::int64_t count) {
-  if (count <= 0) return;
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  if (src_step == -3 && cpu_is_x86_64_v3()) {
-    const std::int64_t done = reverse_rgb8_blocks(src, dst, count);
-    src -= 3 * done;
-    dst += 3 * done;
-    count -= done;
-  }
-#endif
-  // Pixels are 3 bytes; one 4-byte load and store per pixel is faster than three 1-byte ones.
-  // The 4th byte read lies below the next pixel in memory (inside the tensor) except for the
-  // pixel at the highest address, and the 4th byte written is rewritten by the next pixel
-  // except for the last one: those two are copied with 3 bytes.
+// Pixels are 3 items; one load and store of 4 items per pixel is faster than three of one. The
+// 4th item read lies below the next pixel in memory (inside the tensor) except for the pixel at
+// the highest address, and the 4th item written is rewritten by the next pixel except for the
+// last one: those two are copied with 3 items.
+template <class T>
+void copy_rgb_items(const T* src, std::int64_t src_step, T* dst, std::int64_t count) {
   const std::int64_t top = src_step < 0 ? 0 : count - 1;
   for (std::int64_t i = 0; i < count - 1; ++i) {
-    std::uint32_t v;
-    if (i == top) {
-      v = 0;
-      std::memcpy(&v, src + i * src_step, 3);
-    } else {
-      std::memcpy(&v, src + i * src_step, 4);
-    }
-    std::memcpy(dst + 3 * i, &v, 4);
+    std::memcpy(dst + 3 * i, src + i * src_step, (i == top ? 3 : 4) * sizeof(T));
   }
-  std::memcpy(dst + 3 * (count - 1), src + (count - 1) * src_step, 3);
+  std::memcpy(dst + 3 * (count - 1), src + (count - 1) * src_step, 3 * sizeof(T));
+}
+
+}  // namespace
+
+void copy_rgb_pixels(const void* src, std::int64_t src_step, void* dst, std::int64_t count, std::size_t itemsize) {
+  if (count <= 0) return;
+  switch (itemsize) {
+    case 1: {
+      auto* s8 = static_cast<const std::uint8_t*>(src);
+      auto* d8 = static_cast<std::uint8_t*>(dst);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+      if (src_step == -3 && cpu_is_x86_64_v3()) {
+        const std::int64_t done = reverse_rgb8_blocks(s8, d8, count);
+        s8 -= 3 * done;
+        d8 += 3 * done;
+        count -= done;
+      }
+#endif
+      copy_rgb_items(s8, src_step, d8, count);
+      break;
+    }
+    case 2: copy_rgb_items(static_cast<const std::uint16_t*>(src), src_step, static_cast<std::uint16_t*>(dst), count); break;
+    default: copy_rgb_items(static_cast<const std::uint32_t*>(src), src_step, static_cast<std::uint32_t*>(dst), count); break;
+  }
 }
 
 void copy_view(const kernels::StridedView& in, const kernels::StridedView& out) {
@@ -136,7 +143,9 @@ void copy_view(const kernels::StridedView& in, const kernels::StridedView& out) 
   const std::size_t size = itemsize(in.dtype);
   auto in_data = reinterpret_cast<std::uintptr_t>(in.data);
   auto out_data = reinterpret_cast<std::uintptr_t>(out.data);
-  for (int d = 1; d < plan.rank; ++d) {
+  // Not dim 1 under short rows: run_elementwise copies those (a channels_last flip's pixels)
+  // with an ascending output step.
+  for (int d = plan.size[0] < kShortRow ? 2 : 1; d < plan.rank; ++d) {
     if (plan.in_stride[d] >= 0 || plan.size[d] < 2) continue;
     in_data += static_cast<std::uintptr_t>((plan.size[d] - 1) * plan.in_stride[d]) * size;
     out_data += static_cast<std::uintptr_t>((plan.size[d] - 1) * plan.out_stride[d]) * size;
