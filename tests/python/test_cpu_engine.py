@@ -135,6 +135,23 @@ def _run(script, threads):
     return subprocess.run([sys.executable, "-c", script], env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
 
 
+@needs_torchvision
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float16", "bfloat16", "float32", "int32", "float64"])
+def test_copies_equal_torchvision_on_every_layout(dtype):
+    # Flips and right-angle rotations are copies through a view (cpu/layout.cpp): reversed rows of
+    # 1-, 2-, 4- and 8-byte items (AVX2 blocks and their tails), channels_last pixels of 3 items,
+    # outer dims walked from their far end, rows longer than one work item.
+    g = torch.Generator().manual_seed(11)
+    for shape in [(3, 1, 1), (3, 5, 7), (2, 3, 33, 65), (3, 9, 200), (3, 2, 40001)]:
+        x = torch.randint(0, 256, shape, generator=g).to(getattr(torch, dtype))
+        hwc = x.movedim(-3, -1).contiguous().movedim(-1, -3)
+        for v in (x, hwc, x[..., 1:, :-1], x.transpose(-1, -2), hwc.flip(-1)):
+            for ours, theirs in ((F.horizontal_flip(v), TF.horizontal_flip(v)), (F.vertical_flip(v), TF.vertical_flip(v)),
+                                 (F.rotate(v, 90.0, expand=True), TF.rotate(v, 90.0, expand=True)),
+                                 (F.rotate(v, 180.0), TF.rotate(v, 180.0))):
+                assert ours.shape == theirs.shape and torch.equal(ours, theirs), (shape, tuple(v.stride()))
+
+
 def test_results_do_not_depend_on_the_thread_count():
     one = _run(_THREADS_SCRIPT, 1)
     assert _run(_THREADS_SCRIPT, 2) == one
@@ -158,7 +175,7 @@ for x in (u8, f32, hwc, np.ascontiguousarray(f32.transpose(0, 2, 3, 1)).transpos
           F.solarize(x, 0.5 if x.dtype == np.float32 else 128), F.gaussian_blur(x, [7, 5], [1.7, 0.9]),
           F.rotate(x, 23.0, interpolation="bilinear"), F.affine(x, 10.0, [3, -2], 1.1, [5.0, 2.0]),
           F.perspective(x, [[0, 0], [130, 0], [130, 96], [0, 96]], [[4, 2], [120, 6], [126, 90], [2, 93]]),
-          F.horizontal_flip(x), F.resize(x, [61, 250], antialias=True), F.resize(x, [40, 33], interpolation="bicubic"),
+          F.horizontal_flip(x), F.vertical_flip(x), F.resize(x, [61, 250], antialias=True), F.resize(x, [40, 33], interpolation="bicubic"),
           F.resize(x, [50, 170], antialias=False), F.resize(x, [45, 37], interpolation="bicubic", antialias=False),
           F.to_dtype(x, np.float32, scale=True), F.normalize(F.to_dtype(x, np.float32, scale=True), [0.4] * 3, [0.2] * 3)]
     for y in ys:
