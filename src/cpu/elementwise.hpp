@@ -33,7 +33,8 @@ SV_FORCE_INLINE void elementwise_run(const In* src, Out* dst, std::int64_t count
   const Op op = op_ref;  // a local copy: 1-byte stores may alias the op's fields (cpu/pixels.hpp)
   if (os0 == 1 && is0 == 1) {
     if constexpr (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>) {
-      std::memcpy(dst, src, static_cast<std::size_t>(count) * sizeof(In));  // glibc's copy beats the loop's
+      // glibc's copy beats the loop; memmove, as an in-place copy may pass the same run twice.
+      std::memmove(dst, src, static_cast<std::size_t>(count) * sizeof(In));
       return;
     }
     for (std::int64_t j = 0; j < count; ++j) dst[j] = op(src[j], channel);

@@ -100,14 +100,24 @@ SV_CPU_V3 std::int64_t reverse_rgb8_blocks(const std::uint8_t* src, std::uint8_t
 // Pixels are 3 items; one load and store of 4 items per pixel is faster than three of one. The
 // 4th item read lies below the next pixel in memory (inside the tensor) except for the pixel at
 // the highest address, and the 4th item written is rewritten by the next pixel except for the
-// last one: those two are copied with 3 items.
+// last one: those two are copied with 3 items. Each move goes through a register-sized
+// temporary: one load and one store, and no overlapping memcpy when the copy is in place.
+template <int N, class T>
+SV_FORCE_INLINE void move_items(const T* src, T* dst) {
+  T v[N];
+  std::memcpy(v, src, sizeof v);
+  std::memcpy(dst, v, sizeof v);
+}
+
 template <class T>
 void copy_rgb_items(const T* src, std::int64_t src_step, T* dst, std::int64_t count) {
-  const std::int64_t top = src_step < 0 ? 0 : count - 1;
-  for (std::int64_t i = 0; i < count - 1; ++i) {
-    std::memcpy(dst + 3 * i, src + i * src_step, (i == top ? 3 : 4) * sizeof(T));
+  std::int64_t i = 0;
+  if (src_step < 0 && count > 1) {  // the pixel at the highest address
+    move_items<3>(src, dst);
+    i = 1;
   }
-  std::memcpy(dst + 3 * (count - 1), src + (count - 1) * src_step, 3 * sizeof(T));
+  for (; i < count - 1; ++i) move_items<4>(src + i * src_step, dst + 3 * i);
+  move_items<3>(src + (count - 1) * src_step, dst + 3 * (count - 1));
 }
 
 }  // namespace
