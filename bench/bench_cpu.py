@@ -4,9 +4,10 @@ Runs anywhere (CI machines included) and asserts nothing about time. For each op
 (uint8, float32) and input (a 1080p image, contiguous CHW and HWC-strided as decoders give it;
 a 64x3x224x224 batch) it prints the median of repeated runs of streamvision and torchvision on
 the CPU, with one thread and with all threads, as a markdown table with the ratio
-(torchvision's time / streamvision's: above 1, streamvision is faster). Each thread setting runs
-in its own process: streamvision reads STREAMVISION_NUM_THREADS once, torch gets
-torch.set_num_threads.
+(torchvision's time / streamvision's: above 1, streamvision is faster). Each library and thread
+setting runs in its own process: streamvision reads STREAMVISION_NUM_THREADS once, torch gets
+torch.set_num_threads, and torch's OpenMP threads, which spin for a while after each torch op,
+do not take the cores while streamvision is timed.
 
     python bench/bench_cpu.py [--threads 1,all] [--filter SUBSTRING] [--repeats N] [--quick]
 """
@@ -95,17 +96,13 @@ def child(args):
         if args.filter and args.filter not in name:
             continue
         x = make()
+        module, label = (TF, "torchvision") if args.child == "tv" else (F, "streamvision")
         try:
-            tv = median_ms(lambda: op(TF, x), args.repeats)
+            t = median_ms(lambda: op(module, x), args.repeats)
         except Exception as e:  # torchvision lacks some dtype/op pairs
-            tv = None
-            print(f"# torchvision {name}: {type(e).__name__}: {e}", file=sys.stderr)
-        try:
-            sv = median_ms(lambda: op(F, x), args.repeats)
-        except Exception as e:
-            sv = None
-            print(f"# streamvision {name}: {type(e).__name__}: {e}", file=sys.stderr)
-        print(f"{op_name}\t{input_name}\t{dtype}\t{sv}\t{tv}", flush=True)
+            t = None
+            print(f"# {label} {name}: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"{op_name}\t{input_name}\t{dtype}\t{t}", flush=True)
 
 
 def main():
@@ -114,7 +111,7 @@ def main():
     parser.add_argument("--filter", default="", help="only cases whose 'op | input | dtype' contains this")
     parser.add_argument("--repeats", type=int, default=15, help="timed runs per case (fewer for slow cases)")
     parser.add_argument("--quick", action="store_true", help="a 16-image batch instead of 64 (for CI smoke runs)")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["sv", "tv"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
@@ -126,18 +123,21 @@ def main():
 
     counts = [os.cpu_count() if t == "all" else int(t) for t in args.threads.split(",")]
     rows = {}
+    # Each library in a process of its own: torch's OpenMP threads spin for milliseconds after
+    # each torch op, and on a small machine they would take the cores streamvision's pool runs
+    # on if both were timed in one process.
     for n in counts:
         env = dict(os.environ, STREAMVISION_NUM_THREADS=str(n), OMP_NUM_THREADS=str(n))
-        cmd = [sys.executable, os.path.abspath(__file__), "--child", "--repeats", str(args.repeats)]
-        if args.filter:
-            cmd += ["--filter", args.filter]
-        if args.quick:
-            cmd.append("--quick")
-        out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
-        for line in out.splitlines():
-            op_name, input_name, dtype, sv, tv = line.split("\t")
-            rows.setdefault((op_name, input_name, dtype), {})[n] = (
-                None if sv == "None" else float(sv), None if tv == "None" else float(tv))
+        for lib in ("tv", "sv"):
+            cmd = [sys.executable, os.path.abspath(__file__), "--child", lib, "--repeats", str(args.repeats)]
+            if args.filter:
+                cmd += ["--filter", args.filter]
+            if args.quick:
+                cmd.append("--quick")
+            out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+            for line in out.splitlines():
+                op_name, input_name, dtype, t = line.split("\t")
+                rows.setdefault((op_name, input_name, dtype), {}).setdefault(n, {})[lib] = None if t == "None" else float(t)
 
     def ms(v):
         return "n/a" if v is None else f"{v:.2f}"
@@ -154,7 +154,7 @@ def main():
     for (op_name, input_name, dtype), by_n in rows.items():
         cells = ""
         for n in counts:
-            sv, tv = by_n.get(n, (None, None))
+            sv, tv = by_n.get(n, {}).get("sv"), by_n.get(n, {}).get("tv")
             cells += f" {ms(sv)} | {ms(tv)} | {ratio(sv, tv)} |"
         print(f"| {op_name} | {input_name} | {dtype} |{cells}")
 
