@@ -12,6 +12,7 @@
 #include "streamvision/core/registry.hpp"
 #include "streamvision/core/stream.hpp"
 #include "streamvision/core/tensor.hpp"
+#include "streamvision/core/threads.hpp"
 #include "streamvision/functional/affine.hpp"
 #include "streamvision/functional/batch.hpp"
 #include "streamvision/functional/blur.hpp"

@@ -39,6 +39,15 @@ NB_MODULE(_C, m) {
   bind_core_ops(m);
   bind_geometry_ops(m);
   bind_color_ops(m);
+  m.def("get_num_threads", &streamvision::get_num_threads,
+        "The number of threads a CPU op uses, the calling thread included: STREAMVISION_NUM_THREADS when it is "
+        "set, else the machine's core count, until set_num_threads changes it.");
+  m.def("set_num_threads", &streamvision::set_num_threads, nb::arg("n"),
+        "Sets the number of threads (n >= 1, the calling thread included) that CPU ops started afterwards use, "
+        "for the whole process, as torch.set_num_threads does for torch's ops; at most STREAMVISION_NUM_THREADS "
+        "when it is set, else the machine's core count. In DataLoader workers, where torch runs its own ops on "
+        "one thread, call set_num_threads(1) from worker_init_fn so the workers do not oversubscribe the cores. "
+        "Results never depend on the thread count.");
 #if SV_PY_WITH_IO
   bind_io(m);
 #else

@@ -32,7 +32,8 @@ class Pool {
     for (auto& t : threads_) t.join();
   }
 
-  bool try_run(std::int64_t tasks, const std::function<void(std::int64_t)>& task) {
+  // Runs `tasks` on the calling thread and at most `helpers` of the pool's workers.
+  bool try_run(std::int64_t tasks, int helpers, const std::function<void(std::int64_t)>& task) {
     std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
     if (!busy.owns_lock() || in_worker_) return false;
     {
@@ -42,10 +43,15 @@ class Pool {
       next_ = 0;
       done_ = 0;
       error_ = nullptr;
+      helpers_ = helpers;
       ++generation_;
     }
-    wake_.notify_all();
-    drain();
+    if (static_cast<std::size_t>(helpers) >= threads_.size()) {
+      wake_.notify_all();
+    } else {
+      for (int i = 0; i < helpers; ++i) wake_.notify_one();
+    }
+    drain(false);
     std::unique_lock<std::mutex> lock(mutex_);
     finished_.wait(lock, [this] { return done_ == total_; });
     task_ = nullptr;
@@ -54,8 +60,14 @@ class Pool {
   }
 
  private:
-  // Claims and runs tasks until none is left.
-  void drain() {
+  // Claims and runs tasks until none is left; a worker first takes one of the call's helper
+  // places, and leaves when there is none.
+  void drain(bool worker) {
+    if (worker) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (task_ == nullptr || next_ >= total_ || helpers_ == 0) return;
+      --helpers_;
+    }
     for (;;) {
       std::int64_t index;
       const std::function<void(std::int64_t)>* task;
@@ -86,7 +98,7 @@ class Pool {
         if (stopping_) return;
         seen = generation_;
       }
-      drain();
+      drain(true);
     }
   }
 
@@ -96,6 +108,7 @@ class Pool {
   std::condition_variable wake_, finished_;
   const std::function<void(std::int64_t)>* task_ = nullptr;
   std::int64_t total_ = 0, next_ = 0, done_ = 0;
+  int helpers_ = 0;  // workers that may still join the current call
   std::uint64_t generation_ = 0;
   std::exception_ptr error_;
   bool stopping_ = false;
@@ -109,6 +122,21 @@ thread_local bool Pool::in_worker_ = false;
 // (its threads, mutexes and condition variables belong to the parent's threads, so it is never
 // touched or destroyed again) and the child's first parallel_for starts a fresh one. A fork while
 // another thread is inside parallel_for is fine too: that call belongs to the parent.
+// The pool's threads, the calling thread included: STREAMVISION_NUM_THREADS when set, else the
+// hardware's count. num_threads() says how many of them a call uses.
+int pool_size() {
+  static const int n = [] {
+    if (const char* env = std::getenv("STREAMVISION_NUM_THREADS")) {
+      const int v = std::atoi(env);
+      if (v > 0) return v;
+    }
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  }();
+  return n;
+}
+
+std::atomic<int> requested_threads{0};  // set_num_threads; 0: not set
+
 std::atomic<Pool*> current_pool{nullptr};
 std::mutex pool_creation;
 
@@ -129,7 +157,7 @@ Pool& pool() {
   if (p == nullptr) {
     static const bool registered = [] { return pthread_atfork(nullptr, nullptr, abandon_pool_in_child) == 0; }();
     (void)registered;
-    p = new Pool(num_threads() - 1);
+    p = new Pool(pool_size() - 1);
     current_pool.store(p, std::memory_order_release);
   }
   return *p;
@@ -138,22 +166,19 @@ Pool& pool() {
 }  // namespace
 
 int num_threads() {
-  static const int n = [] {
-    if (const char* env = std::getenv("STREAMVISION_NUM_THREADS")) {
-      const int v = std::atoi(env);
-      if (v > 0) return v;
-    }
-    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  }();
-  return n;
+  const int requested = requested_threads.load(std::memory_order_relaxed);
+  return requested > 0 ? std::min(requested, pool_size()) : pool_size();
 }
+
+void set_num_threads(int n) { requested_threads.store(n, std::memory_order_relaxed); }
 
 void parallel_for(std::int64_t n, std::int64_t grain,
                   const std::function<void(std::int64_t begin, std::int64_t end)>& body) {
   if (n <= 0) return;
   grain = std::max<std::int64_t>(grain, 1);
-  const std::int64_t tasks = std::min<std::int64_t>((n + grain - 1) / grain, num_threads() * 4);
-  if (tasks <= 1 || num_threads() == 1) {
+  const int threads = num_threads();
+  const std::int64_t tasks = std::min<std::int64_t>((n + grain - 1) / grain, threads * 4);
+  if (tasks <= 1 || threads == 1) {
     body(0, n);
     return;
   }
@@ -163,7 +188,7 @@ void parallel_for(std::int64_t n, std::int64_t grain,
     const std::int64_t end = std::min(n, begin + per_task);
     if (begin < end) body(begin, end);
   };
-  if (!pool().try_run(tasks, task)) body(0, n);
+  if (!pool().try_run(tasks, threads - 1, task)) body(0, n);
 }
 
 }  // namespace streamvision::cpu

@@ -193,6 +193,44 @@ def test_x86_64_v3_twins_equal_the_baseline_bit_for_bit():
     assert fast == base
 
 
+_SET_THREADS_SCRIPT = r"""
+import os
+import numpy as np
+import streamvision as sv
+import streamvision.transforms.v2.functional as F
+tasks = lambda: len(os.listdir("/proc/self/task"))
+x = np.random.default_rng(3).integers(0, 256, (8, 3, 200, 300), dtype=np.uint8)
+assert sv.get_num_threads() == 4, sv.get_num_threads()  # STREAMVISION_NUM_THREADS
+sv.set_num_threads(1)
+before = tasks()
+one = F.resize(x, [100, 150], antialias=True)
+assert tasks() == before, "one thread: the pool must not start"
+for n, expect in ((2, 2), (100, 4), (4, 4)):  # capped at the pool's size
+    sv.set_num_threads(n)
+    assert sv.get_num_threads() == expect, (n, sv.get_num_threads())
+    assert np.array_equal(F.resize(x, [100, 150], antialias=True), one)
+    assert np.array_equal(F.gaussian_blur(x, [5, 5]), F.gaussian_blur(x, [5, 5]))
+for bad in (0, -3):
+    try:
+        sv.set_num_threads(bad)
+    except ValueError as e:
+        assert "set_num_threads" in str(e) and str(bad) in str(e), e
+    else:
+        raise AssertionError(f"set_num_threads({bad}) did not raise")
+assert sv.get_num_threads() == 4
+print("ok")
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through /proc")
+def test_set_num_threads():
+    # In a subprocess: the setting is process-wide, and the first op decides whether the pool starts.
+    env = dict(os.environ, STREAMVISION_NUM_THREADS="4")
+    out = subprocess.run([sys.executable, "-c", _SET_THREADS_SCRIPT], env=env, check=True, stdout=subprocess.PIPE,
+                         text=True, timeout=300).stdout
+    assert out.strip() == "ok"
+
+
 _FORK_SCRIPT = r"""
 import os
 import numpy as np

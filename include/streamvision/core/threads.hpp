@@ -1,0 +1,17 @@
+// The CPU engine's threads.
+#pragma once
+
+namespace streamvision {
+
+// The number of threads a CPU op uses, the calling thread included: STREAMVISION_NUM_THREADS
+// when it is set, else the hardware's count, until set_num_threads changes it.
+int get_num_threads();
+
+// Sets the number of threads CPU ops started after the call use, for the whole process (as
+// torch.set_num_threads does for torch's ops): n >= 1, at most the thread pool's size
+// (STREAMVISION_NUM_THREADS when set, else the hardware's count). 1 runs every op on the calling
+// thread, which is what a DataLoader worker wants (torch sets its own count to 1 there). Results
+// never depend on it.
+void set_num_threads(int n);
+
+}  // namespace streamvision
