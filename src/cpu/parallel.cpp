@@ -117,11 +117,6 @@ class Pool {
 
 thread_local bool Pool::in_worker_ = false;
 
-// The pool survives fork() as PyTorch's does: the child has none of the parent's worker threads
-// (fork copies only the calling thread), so a pthread_atfork handler abandons the inherited pool
-// (its threads, mutexes and condition variables belong to the parent's threads, so it is never
-// touched or destroyed again) and the child's first parallel_for starts a fresh one. A fork while
-// another thread is inside parallel_for is fine too: that call belongs to the parent.
 // The pool's threads, the calling thread included: STREAMVISION_NUM_THREADS when set, else the
 // hardware's count. num_threads() says how many of them a call uses.
 int pool_size() {
@@ -137,6 +132,11 @@ int pool_size() {
 
 std::atomic<int> requested_threads{0};  // set_num_threads; 0: not set
 
+// The pool survives fork() as PyTorch's does: the child has none of the parent's worker threads
+// (fork copies only the calling thread), so a pthread_atfork handler abandons the inherited pool
+// (its threads, mutexes and condition variables belong to the parent's threads, so it is never
+// touched or destroyed again) and the child's first parallel_for starts a fresh one. A fork while
+// another thread is inside parallel_for is fine too: that call belongs to the parent.
 std::atomic<Pool*> current_pool{nullptr};
 std::mutex pool_creation;
 

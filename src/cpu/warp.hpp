@@ -87,11 +87,15 @@ struct WarpRows {
         const A* mask = s.mask.data() + (oy - oy0) * w;
         const std::int64_t* offsets = s.offsets.data() + (oy - oy0) * w;
         T* dst = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c + oy * out.stride_h;
+        // The address of the first tap kPrefetchAhead pixels on (an integer: it may lie outside).
+        const auto ahead = [&](int ox) {
+          return reinterpret_cast<std::uintptr_t>(src) + static_cast<std::uintptr_t>(offsets[ox + kPrefetchAhead]) * sizeof(T);
+        };
         if (nearest && !has_fill) {
           // A nearest tap's value comes back unchanged (every warp dtype converts to its
           // accumulator and back exactly) and a pixel without one is 0: a gather, no arithmetic.
           for (int ox = 0; ox < w; ++ox) {
-            SV_PREFETCH(reinterpret_cast<std::uintptr_t>(src) + static_cast<std::uintptr_t>(offsets[ox + kPrefetchAhead]) * sizeof(T));
+            SV_PREFETCH(ahead(ox));
             dst[ox * out.stride_w] = taps[ox].x0 >= 0 ? src[offsets[ox]] : zero;
           }
           continue;
@@ -99,9 +103,8 @@ struct WarpRows {
         for (int ox = 0; ox < w; ++ox) {
           const kernels::BilinearTaps<A>& t = taps[ox];
           const std::int64_t o = offsets[ox];  // a tap outside the image is never read
-          const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(src) + static_cast<std::uintptr_t>(offsets[ox + kPrefetchAhead]) * sizeof(T);
-          SV_PREFETCH(ahead);
-          if (!nearest) SV_PREFETCH(ahead + static_cast<std::uintptr_t>(sh) * sizeof(T));  // the taps' second row
+          SV_PREFETCH(ahead(ox));
+          if (!nearest) SV_PREFETCH(ahead(ox) + static_cast<std::uintptr_t>(sh) * sizeof(T));  // the taps' second row
           A v;
           if (nearest) {
             v = t.x0 >= 0 ? kernels::load_as<A>(src[o]) : A(0);
