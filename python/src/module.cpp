@@ -1,6 +1,8 @@
 // streamvision._C: the compiled half of the Python package.
 #include "bindings.hpp"
 
+#include <nanobind/stl/optional.h>
+
 namespace svpy {
 namespace {
 
@@ -48,6 +50,24 @@ NB_MODULE(_C, m) {
         "when it is set, else the machine's core count. In DataLoader workers, where torch runs its own ops on "
         "one thread, call set_num_threads(1) from worker_init_fn so the workers do not oversubscribe the cores. "
         "Results never depend on the thread count.");
+  // streamvision's own CUDA memory pool (ops on torch tensors on torch's current stream use
+  // torch's allocator instead; this pool serves streamvision tensors, streams of our own and
+  // scratch).
+  m.def("memory_allocated", [](std::optional<int> device) { return cuda_memory_stats(device.value_or(-1)).allocated; },
+        nb::arg("device") = nb::none(),
+        "Bytes of streamvision's own CUDA memory pool in live tensors and scratch on a device (None: the current "
+        "one), as torch.cuda.memory_allocated says of PyTorch's allocator. 0 when CUDA is not used.");
+  m.def("memory_reserved", [](std::optional<int> device) { return cuda_memory_stats(device.value_or(-1)).reserved; },
+        nb::arg("device") = nb::none(),
+        "Bytes streamvision's own CUDA memory pool holds from the driver on a device (None: the current one), "
+        "cached free memory included, as torch.cuda.memory_reserved says of PyTorch's.");
+  m.def("empty_cache", [] {
+        nb::gil_scoped_release release;
+        cuda_empty_cache();
+      },
+        "Returns the cached free memory of streamvision's own CUDA memory pool to the driver, as "
+        "torch.cuda.empty_cache() does for PyTorch's; never waits for the GPU (memory freed behind queued work "
+        "stays cached: synchronize first to release all of it).");
 #if SV_PY_WITH_IO
   bind_io(m);
 #else

@@ -2,8 +2,10 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
-#include <memory>
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "bindings.hpp"
@@ -107,6 +109,34 @@ Stream stream_from_py(nb::handle obj, std::optional<int> device) {
               nb::cast<std::string>(nb::str(nb::borrow(reinterpret_cast<PyObject*>(Py_TYPE(obj.ptr()))))));
 }
 
+namespace {
+
+// sv.Stream() hands out streams from a pool, as torch.cuda.Stream() does: kPooledStreams per
+// (device, priority), created on first use, never destroyed, given out in turn. A stream that
+// ran an op on torch tensors must outlive them (torch's allocator records an event on it when it
+// frees them, maybe much later: op_call.cpp keeps such streams alive), so one stream per batch
+// would otherwise keep every one ever made: about 16 KiB of device memory each on the H200.
+constexpr std::size_t kPooledStreams = 32;
+
+Stream pooled_stream(int device, int priority) {
+  if (device < 0) device = cuda_current_device();
+  struct Pool {
+    std::vector<Stream> streams;
+    std::size_t next = 0;
+  };
+  static std::mutex mutex;
+  static auto* pools = new std::map<std::pair<int, int>, Pool>();  // never destroyed, as the streams
+  std::lock_guard<std::mutex> lock(mutex);
+  Pool& pool = (*pools)[{device, priority}];
+  if (pool.streams.size() < kPooledStreams) {
+    pool.streams.push_back(Stream::create(device, priority));
+    return pool.streams.back();
+  }
+  return pool.streams[pool.next++ % kPooledStreams];
+}
+
+}  // namespace
+
 void bind_streams(nb::module_& m) {
   nb::class_<Event>(m, "Event", "A CUDA event (record on a stream, wait on it from another).")
       .def("__init__", [](Event* self, bool enable_timing, std::optional<int> device) {
@@ -127,10 +157,12 @@ void bind_streams(nb::module_& m) {
 
   nb::class_<Stream>(m, "Stream", "A CUDA stream: created (owned) or borrowed from another library.")
       .def("__init__", [](Stream* self, std::optional<int> device, int priority) {
-             new (self) Stream(Stream::create(device.value_or(-1), priority));
+             new (self) Stream(pooled_stream(device.value_or(-1), priority));
            }, nb::arg("device").none() = nb::none(), nb::arg("priority") = 0,
-           "Creates a non-blocking stream on `device` (default: the current CUDA device) with `priority` (as "
-           "cudaStreamCreateWithPriority: lower numbers are higher priorities; 0 is the default).")
+           "A non-blocking stream on `device` (default: the current CUDA device) with `priority` (as "
+           "cudaStreamCreateWithPriority: lower numbers are higher priorities; 0 is the default). Like "
+           "torch.cuda.Stream(), it comes from a pool of 32 streams per device and priority, handed out in turn "
+           "and never destroyed, so creating one per batch costs nothing; the 33rd is the 1st again.")
       .def_static("current", [](std::optional<int> device) {
              ensure_framework_provider();
              return Stream::current(device.value_or(-1));

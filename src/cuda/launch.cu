@@ -17,4 +17,17 @@ int multiprocessor_count(int device) {
   return count[device];
 }
 
+int max_shared_bytes_optin(int device) {
+  constexpr int kMaxDevices = 64;
+  static std::once_flag once[kMaxDevices];
+  static int bytes[kMaxDevices];
+  if (device < 0 || device >= kMaxDevices) return 48 * 1024;
+  std::call_once(once[device], [device] {
+    int n = 0;
+    SV_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "max_shared_bytes_optin");
+    bytes[device] = n;
+  });
+  return bytes[device];
+}
+
 }  // namespace streamvision::cuda

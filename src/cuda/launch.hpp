@@ -52,6 +52,10 @@ constexpr unsigned blocks_for(std::int64_t items, std::int64_t per_block = kBloc
 // Multiprocessors of a device, cached (grid sizing of persistent and reduction kernels).
 int multiprocessor_count(int device);
 
+// The most dynamic shared memory one block may ask for after opting in (cudaFuncSetAttribute),
+// cached: 227 KiB on Hopper, against the 48 KiB every kernel gets without asking.
+int max_shared_bytes_optin(int device);
+
 // Threads a device keeps resident (2048 per multiprocessor on Hopper): kernels that size their
 // grid to fill the device aim at a multiple of it.
 inline std::int64_t resident_threads(int device) { return std::int64_t{2048} * multiprocessor_count(device); }

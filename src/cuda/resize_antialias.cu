@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/dtype_dispatch.hpp"
+#include "cuda/elementwise.cuh"
 #include "cuda/geometry.cuh"
 #include "cuda/resize.cuh"
 #include "core/tensor_views.hpp"
@@ -162,6 +163,18 @@ void spans(const kernels::AaDim<A>& d, std::vector<int>& xmin, std::vector<int>&
 }
 
 template <class T>
+void launch_antialias(const Tensor& input, const Tensor& output, kernels::ResampleFilter filter, const Stream& stream);
+
+template <class T>
+void resize_planar_copy(const Tensor& input, const Tensor& output, kernels::ResampleFilter filter, const Stream& stream) {
+  const Tensor planar_in = empty(Dims(input.shape()), input.dtype(), input.device(), MemoryFormat::Contiguous, stream);
+  const Tensor planar_out = empty(Dims(output.shape()), output.dtype(), output.device(), MemoryFormat::Contiguous, stream);
+  copy_view(detail::strided_view(input), detail::strided_view(planar_in), stream, "resize");
+  launch_antialias<T>(planar_in, planar_out, filter, stream);
+  copy_view(detail::strided_view(planar_out), detail::strided_view(output), stream, "resize");
+}
+
+template <class T>
 void launch_antialias(const Tensor& input, const Tensor& output, kernels::ResampleFilter filter, const Stream& stream) {
   using A = kernels::acc_t<T>;
   constexpr int VEC = kAaVec<T>;
@@ -189,8 +202,23 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
   while (tile_w > 1 && widest_span(tile_w) > max_elements) tile_w = (tile_w + 1) / 2;
   const std::int64_t shared = widest_span(tile_w) * static_cast<std::int64_t>(sizeof(A));
   if (shared > kSharedBudget) {
-    throw Error(ErrorKind::Value, "resize", "image", "a channel count whose filter span fits in shared memory",
-                std::to_string(in.c) + " channels (channels-last)");
+    // One output column's taps span more than the usual budget (a wide row shrunk to a few
+    // columns): the block opts in to the device's larger shared memory for this launch.
+    const int device = stream.device_index();
+    if (shared > max_shared_bytes_optin(device)) {
+      if (a.group > 1) {
+        // Channels-last needs the span of every channel at once; plane by plane it needs one
+        // channel's: resize a planar copy and copy the result back into the output's layout.
+        resize_planar_copy<T>(input, output, filter, stream);
+        return;
+      }
+      throw Error(ErrorKind::Value, "resize", "image",
+                  "an input width whose antialias filter span fits in shared memory (" +
+                      std::to_string(max_shared_bytes_optin(device)) + " bytes)",
+                  "width " + std::to_string(in.w) + " resized to " + std::to_string(out.w));
+    }
+    SV_CUDA_CHECK(cudaFuncSetAttribute(aa_kernel<T, A>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+                  "resize");
   }
   a.tile_w = tile_w;
   a.col_tiles = static_cast<int>((out.w + tile_w - 1) / tile_w);

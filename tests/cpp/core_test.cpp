@@ -194,6 +194,28 @@ TEST(Allocator, CustomAllocatorIsUsedAndRestored) {
   EXPECT_EQ(&get_allocator(DeviceType::CPU), counting.previous);
 }
 
+// The default CUDA allocator's own pool: statistics follow live memory, and empty cache gives
+// back what is free once the host has seen the free complete.
+TEST(Allocator, CudaPoolStatisticsAndEmptyCache) {
+  SV_REQUIRE_GPU();
+  const Stream stream = Stream::create(0);
+  const CudaMemoryStats start = cuda_memory_stats(0);
+  constexpr std::int64_t kBytes = 64 << 20;
+  {
+    const Tensor t = empty({kBytes}, DType::UInt8, kGpu, MemoryFormat::Contiguous, stream);
+    const CudaMemoryStats live = cuda_memory_stats(0);
+    EXPECT_GE(live.allocated, start.allocated + kBytes);
+    EXPECT_GE(live.reserved, live.allocated);
+    EXPECT_EQ(cuda_memory_stats().allocated, live.allocated);  // -1: the current device, 0 here
+  }
+  stream.synchronize();
+  const CudaMemoryStats freed = cuda_memory_stats(0);
+  EXPECT_EQ(freed.allocated, start.allocated);
+  EXPECT_GE(freed.reserved, static_cast<std::uint64_t>(kBytes));  // cached, not returned
+  cuda_empty_cache();
+  EXPECT_LE(cuda_memory_stats(0).reserved, freed.reserved - kBytes);
+}
+
 TEST(Stream, CpuOnlyFactsAreConsistent) {
   if (!built_with_cuda()) {
     EXPECT_EQ(cuda_device_count(), 0);

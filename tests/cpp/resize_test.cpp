@@ -387,7 +387,9 @@ TEST(Resize, CudaEqualsCpu) {
 
 // Antialiased resize at the benchmark's size and at extreme ratios: tall row bands, wide filter
 // spans (a whole 3000-row column or 5000-element row per output), and more planes than one grid
-// dimension holds.
+// dimension holds. Channels-last rows whose one-column span passes the usual 48 KiB of shared
+// memory (3 x 3577 float64, 4 x 4023 uint16: found by the stability run) opt in to more, and one
+// past even that (3 x 12000 float64) is resized plane by plane from a planar copy.
 TEST(Resize, AntialiasLargeRatiosCudaEqualsCpu) {
   SV_REQUIRE_GPU();
   struct Case {
@@ -398,7 +400,10 @@ TEST(Resize, AntialiasLargeRatiosCudaEqualsCpu) {
   const std::vector<Case> cases{{{2, 3, 1080, 1920}, {224, 224}, {DType::UInt8, DType::Float32}},
                                 {{1, 1, 3000, 2}, {1, 1}, {DType::UInt8, DType::Float64}},
                                 {{1, 1, 2, 5000}, {2, 3}, {DType::Float32, DType::Float64}},
-                                {{70000, 1, 3, 3}, {2, 2}, {DType::UInt8}}};
+                                {{70000, 1, 3, 3}, {2, 2}, {DType::UInt8}},
+                                {{2, 3, 1, 3577}, {1, 2}, {DType::Float64}},
+                                {{1, 4, 5, 4023}, {2, 3}, {DType::UInt16, DType::Float32}},
+                                {{1, 3, 2, 12000}, {2, 1}, {DType::Float64}}};
   std::uint64_t seed = 6500;
   for (const Case& c : cases) {
     for (DType dtype : c.dtypes) {

@@ -231,6 +231,17 @@ def test_set_num_threads():
     assert out.strip() == "ok"
 
 
+def test_cuda_memory_functions_report_an_unused_pool_as_empty():
+    # In a subprocess that never touches a GPU: streamvision's own CUDA pool does not exist yet,
+    # with or without CUDA in the build, so both counts are 0 and emptying it does nothing.
+    script = ("import numpy as np, streamvision as sv, streamvision.transforms.v2.functional as F\n"
+              "F.horizontal_flip(np.zeros((3, 4, 5), np.uint8))\n"
+              "assert sv.empty_cache() is None\n"
+              "print(sv.memory_allocated(), sv.memory_reserved(), sv.memory_allocated(0), sv.memory_reserved(device=0))\n")
+    out = subprocess.run([sys.executable, "-c", script], check=True, stdout=subprocess.PIPE, text=True, timeout=300).stdout
+    assert out.split() == ["0", "0", "0", "0"]
+
+
 _FORK_SCRIPT = r"""
 import os
 import numpy as np

@@ -271,3 +271,25 @@ def test_deleting_the_input_right_after_the_op_is_safe():
     assert bool((y == 4).all())
     del junk
 
+
+
+def test_own_pool_memory_is_reported_and_released():
+    # An op on a stream of our own takes its output from streamvision's pool, not torch's:
+    # memory_allocated/memory_reserved see it, and empty_cache() gives it back once it is free.
+    s = sv.Stream()
+    x = torch.randint(0, 256, (16, 3, 1024, 1024), dtype=torch.uint8, device="cuda")
+    torch.cuda.synchronize()
+    allocated, torch_allocated = sv.memory_allocated(), torch.cuda.memory_allocated()
+    y = F.horizontal_flip(x, stream=s)
+    assert torch.cuda.memory_allocated() == torch_allocated
+    assert sv.memory_allocated() >= allocated + y.numel()
+    assert sv.memory_reserved() >= sv.memory_allocated()
+    s.synchronize()
+    assert torch.equal(y, x.flip(-1))
+    del y
+    s.synchronize()
+    reserved = sv.memory_reserved()
+    assert sv.memory_allocated() <= allocated
+    sv.empty_cache()
+    assert sv.memory_reserved() <= reserved - x.numel()
+    assert sv.memory_allocated() == sv.memory_allocated(torch.cuda.current_device())
