@@ -342,6 +342,7 @@ def random_calls(args, cap):
                     for pool in run.pools.values() for t in pool}
         if args.device == "cuda":
             m["allocated"] -= sum(storages.values())
+            m["reserved"] -= sum(storages.values())
         run.checkpoints.append(m)
         print(f"{done:>10} {done * checkpoint_every * args.threads:>9} {time.time() - start:>8.1f} "
               f"{mib(m['allocated']):>14} {mib(m['cached']):>11} {mib(m['reserved']):>13} {mib(m['device_used']):>16}",
