@@ -47,9 +47,9 @@ NB_MODULE(_C, m) {
   m.def("set_num_threads", &streamvision::set_num_threads, nb::arg("n"),
         "Sets the number of threads (n >= 1, the calling thread included) that CPU ops started afterwards use, "
         "for the whole process, as torch.set_num_threads does for torch's ops; at most STREAMVISION_NUM_THREADS "
-        "when it is set, else the machine's core count. In DataLoader workers, where torch runs its own ops on "
-        "one thread, call set_num_threads(1) from worker_init_fn so the workers do not oversubscribe the cores. "
-        "Results never depend on the thread count.");
+        "when it is set, else the machine's core count. An op on torch tensors also uses at most "
+        "torch.get_num_threads(), as torch's own ops do (in DataLoader workers, 1); with numpy inputs in "
+        "workers, call set_num_threads(1) from worker_init_fn. Results never depend on the thread count.");
   // streamvision's own CUDA memory pool (ops on torch tensors on torch's current stream use
   // torch's allocator instead; this pool serves streamvision tensors, streams of our own and
   // scratch).

@@ -49,6 +49,12 @@ void keep_alive_for_torch(const Stream& s) {
   kept->push_back(s);
 }
 
+// torch.get_num_threads(), looked up once (torch is imported: a torch tensor came in).
+int torch_num_threads() {
+  static nb::object* get = new nb::object(nb::module_::import_("torch").attr("get_num_threads"));  // never freed
+  return std::max(1, nb::cast<int>((*get)()));
+}
+
 bool same_view(const Tensor& a, const Tensor& b) {
   return a.data() == b.data() && a.dtype() == b.dtype() && Dims(a.shape()) == Dims(b.shape()) &&
          Dims(a.strides()) == Dims(b.strides()) && a.device() == b.device();
@@ -189,6 +195,10 @@ OpCall::OpCall(const char* op, nb::handle input, nb::handle stream, const char* 
     }
     factory_ = std::make_unique<TorchOutputFactory>(imported_.api, use_torch);
     scope_.emplace(factory_.get());
+    // An op on torch CPU tensors uses no more threads than torch's own ops would (torchvision's
+    // transforms are torch ops): in a DataLoader worker torch sets 1, and a pool of every core
+    // per worker would oversubscribe the machine that many times.
+    if (device.is_cpu()) threads_.emplace(torch_num_threads());
   }
 }
 

@@ -61,6 +61,7 @@ class OpCall {
   std::vector<nb::object> moved_;  // arguments copied to the input's device
   bool on_torch_stream_ = true;    // the op runs where torch's own work runs (CPU, or torch's current stream)
   std::optional<TensorFactoryScope> scope_;
+  std::optional<ThreadLimitScope> threads_;  // torch CPU inputs: at most torch.get_num_threads()
 };
 
 // Runs fn(input, stream) -> Tensor (or a std::array of Tensors, returned as a tuple) for one

@@ -15,4 +15,11 @@ void set_num_threads(int n) {
   cpu::set_num_threads(n);
 }
 
+ThreadLimitScope::ThreadLimitScope(int n) : previous_(cpu::thread_limit()) {
+  if (n < 1) throw Error(ErrorKind::Value, "ThreadLimitScope", "n", "a thread count of at least 1", std::to_string(n));
+  cpu::set_thread_limit(n);
+}
+
+ThreadLimitScope::~ThreadLimitScope() { cpu::set_thread_limit(previous_); }
+
 }  // namespace streamvision

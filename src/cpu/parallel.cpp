@@ -131,6 +131,7 @@ int pool_size() {
 }
 
 std::atomic<int> requested_threads{0};  // set_num_threads; 0: not set
+thread_local int t_thread_limit = 0;       // ThreadLimitScope; 0: none
 
 // The pool survives fork() as PyTorch's does: the child has none of the parent's worker threads
 // (fork copies only the calling thread), so a pthread_atfork handler abandons the inherited pool
@@ -167,10 +168,15 @@ Pool& pool() {
 
 int num_threads() {
   const int requested = requested_threads.load(std::memory_order_relaxed);
-  return requested > 0 ? std::min(requested, pool_size()) : pool_size();
+  const int n = requested > 0 ? std::min(requested, pool_size()) : pool_size();
+  return t_thread_limit > 0 ? std::min(n, t_thread_limit) : n;
 }
 
 void set_num_threads(int n) { requested_threads.store(n, std::memory_order_relaxed); }
+
+int thread_limit() { return t_thread_limit; }
+
+void set_thread_limit(int n) { t_thread_limit = n; }
 
 void parallel_for(std::int64_t n, std::int64_t grain,
                   const std::function<void(std::int64_t begin, std::int64_t end)>& body) {

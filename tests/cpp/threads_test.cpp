@@ -1,5 +1,8 @@
 // streamvision::set_num_threads / get_num_threads: the setting applies to the next CPU op, is
-// capped at the pool's size, refuses counts below 1, and never changes a result.
+// capped at the pool's size, refuses counts below 1, and never changes a result. A
+// ThreadLimitScope caps it further on its own thread only, nests, and restores on exit.
+#include <thread>
+
 #include "test_utils.hpp"
 
 namespace svt {
@@ -19,6 +22,29 @@ TEST(Threads, SettingTheCountKeepsEveryResult) {
   expect_error(ErrorKind::Value, "got -2", [] { set_num_threads(-2); });
   EXPECT_EQ(get_num_threads(), std::min(initial + 7, initial));
   set_num_threads(initial);
+}
+
+TEST(Threads, LimitScopeCapsOnlyItsThreadAndNests) {
+  const int initial = get_num_threads();
+  const Tensor img = random_cpu({4, 3, 90, 130}, DType::Float32, 6);
+  const Tensor reference = functional::gaussian_blur(img, {5, 5}, {1.5, 1.5});
+  {
+    ThreadLimitScope one(1);
+    EXPECT_EQ(get_num_threads(), 1);
+    int other_thread = 0;
+    std::thread([&] { other_thread = get_num_threads(); }).join();
+    EXPECT_EQ(other_thread, initial);  // the limit is this thread's
+    {
+      ThreadLimitScope more(initial + 5);  // a limit never raises the count above the setting
+      EXPECT_EQ(get_num_threads(), initial);
+      EXPECT_TRUE(bitwise_equal(reference, functional::gaussian_blur(img, {5, 5}, {1.5, 1.5})));
+    }
+    EXPECT_EQ(get_num_threads(), 1);
+    EXPECT_TRUE(bitwise_equal(reference, functional::gaussian_blur(img, {5, 5}, {1.5, 1.5})));
+  }
+  EXPECT_EQ(get_num_threads(), initial);
+  expect_error(ErrorKind::Value, "at least 1", [] { ThreadLimitScope bad(0); });
+  EXPECT_EQ(get_num_threads(), initial);
 }
 
 }  // namespace

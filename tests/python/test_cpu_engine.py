@@ -231,6 +231,37 @@ def test_set_num_threads():
     assert out.strip() == "ok"
 
 
+_TORCH_THREADS_SCRIPT = r"""
+import os
+import numpy as np
+import torch
+import streamvision as sv
+import streamvision.transforms.v2.functional as F
+tasks = lambda: len(os.listdir("/proc/self/task"))
+x = torch.randint(0, 256, (8, 3, 200, 300), dtype=torch.uint8)
+torch.set_num_threads(1)  # what a DataLoader worker does
+x.flip(-1)  # torch's own threads, if any, start here
+before = tasks()
+one = F.resize(x, [100, 150], antialias=True)
+assert tasks() == before, "an op on torch tensors must follow torch.get_num_threads() == 1"
+assert sv.get_num_threads() == 4, sv.get_num_threads()  # the process-wide setting is untouched
+F.resize(x.numpy(), [100, 150], antialias=True)  # numpy input: streamvision's own setting
+assert tasks() == before + 3, (tasks(), before)
+torch.set_num_threads(2)
+assert torch.equal(F.resize(x, [100, 150], antialias=True), one)
+print("ok")
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through /proc")
+@pytest.mark.skipif(not HAVE_TORCH, reason="needs torch")
+def test_ops_on_torch_tensors_follow_torch_thread_count():
+    env = dict(os.environ, STREAMVISION_NUM_THREADS="4")
+    out = subprocess.run([sys.executable, "-c", _TORCH_THREADS_SCRIPT], env=env, check=True, stdout=subprocess.PIPE,
+                         text=True, timeout=300).stdout
+    assert out.strip() == "ok"
+
+
 def test_cuda_memory_functions_report_an_unused_pool_as_empty():
     # In a subprocess that never touches a GPU: streamvision's own CUDA pool does not exist yet,
     # with or without CUDA in the build, so both counts are 0 and emptying it does nothing.

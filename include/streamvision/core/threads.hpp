@@ -14,4 +14,19 @@ int get_num_threads();
 // never depend on it.
 void set_num_threads(int n);
 
+// While it lives, CPU ops started on this thread use at most `n` threads (n >= 1), below the
+// process-wide count; scopes nest, the innermost wins. The Python bindings open one around every
+// op on torch CPU tensors with torch.get_num_threads(), so such an op uses no more threads than
+// torchvision's transforms (torch ops) would: in a DataLoader worker, where torch sets 1, one.
+class ThreadLimitScope {
+ public:
+  explicit ThreadLimitScope(int n);
+  ~ThreadLimitScope();
+  ThreadLimitScope(const ThreadLimitScope&) = delete;
+  ThreadLimitScope& operator=(const ThreadLimitScope&) = delete;
+
+ private:
+  int previous_;
+};
+
 }  // namespace streamvision
