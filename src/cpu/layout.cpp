@@ -37,6 +37,10 @@ SV_CPU_V3 std::int64_t reverse_4_avx2(const std::uint32_t* src, std::uint32_t* d
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j + k), _mm256_permutevar8x32_epi32(v, order));
     }
   }
+  for (; j + 8 <= count; j += 8) {  // what is left of a short row, one load at a time
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - 7));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j), _mm256_permutevar8x32_epi32(v, order));
+  }
   return j;
 }
 SV_CPU_V3 std::int64_t reverse_2_avx2(const std::uint16_t* src, std::uint16_t* dst, std::int64_t count) {
@@ -48,6 +52,10 @@ SV_CPU_V3 std::int64_t reverse_2_avx2(const std::uint16_t* src, std::uint16_t* d
       const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - k - 15));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j + k), _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, order), 0x4e));
     }
+  }
+  for (; j + 16 <= count; j += 16) {  // what is left of a short row (a 224-item row leaves 32)
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - 15));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j), _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, order), 0x4e));
   }
   return j;
 }
@@ -68,7 +76,35 @@ void reverse_with(const T* src, T* dst, std::int64_t count, std::int64_t (*avx2)
   reverse_items(src, dst, count);
 }
 
+SV_CPU_CLONES void reverse_rows_1(const std::uint8_t* src, std::int64_t src_row, std::uint8_t* dst, std::int64_t dst_row,
+                                  std::int64_t count, std::int64_t rows) {
+  for (std::int64_t r = 0; r < rows; ++r) reverse_items(src + r * src_row, dst + r * dst_row, count);
+}
+
+template <class T>
+void reverse_rows_with(const T* src, std::int64_t src_row, T* dst, std::int64_t dst_row, std::int64_t count,
+                       std::int64_t rows, std::int64_t (*avx2)(const T*, T*, std::int64_t)) {
+  for (std::int64_t r = 0; r < rows; ++r) reverse_with(src + r * src_row, dst + r * dst_row, count, avx2);
+}
+
 }  // namespace
+
+void reverse_rows(const void* src, std::int64_t src_row, void* dst, std::int64_t dst_row, std::int64_t count,
+                  std::int64_t rows, std::size_t itemsize) {
+  switch (itemsize) {
+    case 1:
+      reverse_rows_1(static_cast<const std::uint8_t*>(src), src_row, static_cast<std::uint8_t*>(dst), dst_row, count, rows);
+      break;
+    case 2:
+      reverse_rows_with(static_cast<const std::uint16_t*>(src), src_row, static_cast<std::uint16_t*>(dst), dst_row, count,
+                        rows, &reverse_2_avx2);
+      break;
+    default:
+      reverse_rows_with(static_cast<const std::uint32_t*>(src), src_row, static_cast<std::uint32_t*>(dst), dst_row, count,
+                        rows, &reverse_4_avx2);
+      break;
+  }
+}
 
 void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t itemsize) {
   switch (itemsize) {
