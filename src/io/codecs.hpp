@@ -27,6 +27,11 @@ int exif_orientation_from_tiff(const std::uint8_t* data, std::size_t size);
 // values return the image unchanged.
 Tensor apply_exif_orientation(const Tensor& image, int orientation);
 
+// Whether a JPEG's entropy-coded data (after its first SOS) is followed by an End Of Image
+// marker, FF D9: false for a truncated file (the GPU decoder sends those to the CPU decoder,
+// whose error names them, as torchvision's does) and for bytes that are not a JPEG.
+bool jpeg_has_end_of_image(const std::uint8_t* data, std::size_t size);
+
 // A new 1-D uint8 CPU tensor holding `size` bytes copied from `bytes`.
 Tensor bytes_tensor(const std::uint8_t* bytes, std::size_t size);
 

@@ -1,10 +1,13 @@
 // streamvision::io in C++: PNG round trips are exact for every channel count and both bit
 // depths, JPEG round trips stay close, the EXIF orientation parser and transform follow
 // torchvision's table, bad data raises errors naming the op (and the index in a batch), and
-// on_error=Skip decodes the rest. (Bit-identity with torchvision is tested in
+// on_error=Skip decodes the rest, and the GPU decoder's truncation check on the raw bytes
+// agrees with a forward scan. (Bit-identity with torchvision is tested in
 // tests/python/test_io.py, against torchvision itself.)
 #include <cstdio>
 #include <filesystem>
+#include <random>
+#include <vector>
 
 #include "io/codecs.hpp"     // the EXIF helpers (internal, tested directly)
 #include "io/jpeg_gpu.hpp"
@@ -131,6 +134,70 @@ TEST(Io, BadDataRaisesAndBatchesNameTheIndex) {
   EXPECT_TRUE(errors[0].empty() && errors[2].empty());
   EXPECT_NE(errors[1].find("image 1 of the batch"), std::string::npos) << errors[1];
   expect_equal_images(out[0], io::decode_jpeg(good));
+}
+
+// The GPU decoder's truncation check (it looks for FF D9 from the end of the file) against a
+// straightforward forward scan of the bytes after the first SOS, on whole files, files cut
+// anywhere, files with trailing padding, a marker planted at a random cut, and a file whose APP1
+// segment holds a thumbnail with an FF D9 of its own before the scan.
+bool end_marker_by_forward_scan(const std::vector<std::uint8_t>& b) {
+  const std::size_t n = b.size();
+  if (n < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
+  std::size_t i = 2;
+  while (i + 4 <= n && b[i] == 0xFF) {
+    if (b[i + 1] == 0xFF) {
+      ++i;
+      continue;
+    }
+    const std::size_t length = (std::size_t{b[i + 2]} << 8) | b[i + 3];
+    if (b[i + 1] == 0xDA) {
+      for (std::size_t j = i + 2 + length; j + 1 < n; ++j) {
+        if (b[j] == 0xFF && b[j + 1] == 0xD9) return true;
+      }
+      return false;
+    }
+    i += 2 + length;
+  }
+  return false;
+}
+
+TEST(Io, JpegEndMarkerCheckEqualsAForwardScan) {
+  std::vector<std::vector<std::uint8_t>> files;
+  auto bytes_of = [](const Tensor& t) {
+    const auto* p = static_cast<const std::uint8_t*>(t.data());
+    return std::vector<std::uint8_t>(p, p + t.numel());
+  };
+  files.push_back(bytes_of(io::encode_jpeg(random_image(3, 37, 53, DType::UInt8, 3), 90)));
+  files.push_back(bytes_of(io::encode_jpeg(random_image(1, 20, 9, DType::UInt8, 4), 50)));
+  const std::vector<std::uint8_t> thumb = bytes_of(io::encode_jpeg(random_image(3, 8, 8, DType::UInt8, 5)));
+  std::vector<std::uint8_t> with_thumb(files[0].begin(), files[0].begin() + 2);
+  const std::size_t length = thumb.size() + 2;
+  for (std::uint8_t b : {std::uint8_t{0xFF}, std::uint8_t{0xE1}, static_cast<std::uint8_t>(length >> 8), static_cast<std::uint8_t>(length)})
+    with_thumb.push_back(b);
+  with_thumb.insert(with_thumb.end(), thumb.begin(), thumb.end());
+  with_thumb.insert(with_thumb.end(), files[0].begin() + 2, files[0].end());
+  files.push_back(with_thumb);
+  std::mt19937 rng(7);
+  int cases = 0, whole = 0;
+  for (const auto& file : files) {
+    EXPECT_TRUE(io::detail::jpeg_has_end_of_image(file.data(), file.size()));
+    for (int t = 0; t < 300; ++t) {
+      std::vector<std::uint8_t> v = file;
+      switch (t % 4) {
+        case 1: v.resize(rng() % (v.size() + 1)); break;
+        case 2: v.resize(v.size() + rng() % 64, rng() % 2 ? 0x00 : 0xFF); break;
+        case 3: v.resize(rng() % (v.size() + 1)); v.push_back(0xFF); v.push_back(0xD9); break;
+        default: break;
+      }
+      const bool expected = end_marker_by_forward_scan(v);
+      ASSERT_EQ(io::detail::jpeg_has_end_of_image(v.data(), v.size()), expected) << "case " << t << ", " << v.size() << " bytes";
+      ++cases;
+      whole += expected;
+    }
+  }
+  EXPECT_GT(whole, cases / 3);  // both answers are exercised
+  EXPECT_LT(whole, cases);
+  EXPECT_FALSE(io::detail::jpeg_has_end_of_image(thumb.data(), thumb.size() - 2));  // cut before its marker
 }
 
 TEST(Io, FilesRoundTripAndErrorsNameThePath) {
