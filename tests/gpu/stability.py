@@ -22,7 +22,7 @@ Prints memory per checkpoint and a final verdict line ("STABILITY: PASS" / "STAB
 the exit status is 0 only on PASS. `--device cpu` runs the same logic on CPU tensors (no streams,
 no device memory) for testing this script without a GPU:
 
-    python tests/gpu/stability.py                          # the full run on the GPU (~5 min on an H200)
+    python tests/gpu/stability.py                          # the full run on the GPU (about 1 min on an H200)
     python tests/gpu/stability.py --device cpu --calls 400 --max-side 64 --stress-iters 50
 """
 
