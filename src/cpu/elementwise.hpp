@@ -16,14 +16,16 @@
 
 namespace streamvision::cpu {
 
-// dst[j] = src[-j] for j in [0, count): the reversed copy of flips, for 1-, 2- and 4-byte
-// elements (layout.cpp; compiled for AVX2 and the baseline, picked at load time).
-void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t itemsize);
-// reverse_copy of `rows` rows, row r from src + r * src_row to dst + r * dst_row (strides in
-// items): a horizontal flip's rows in one call, not three calls per row (a 224-byte row cost
-// as much in calls as in copying).
+// dst[j] = src[-j] for j in [0, count) in each of `rows` rows, row r from src + r * src_row to
+// dst + r * dst_row (strides in items): the reversed copy of flips, for 1-, 2- and 4-byte
+// elements (layout.cpp; compiled for AVX2 and the baseline, picked at load time). A horizontal
+// flip's rows go in one call, not three calls per row (a 224-byte row cost as much in calls as
+// in copying).
 void reverse_rows(const void* src, std::int64_t src_row, void* dst, std::int64_t dst_row, std::int64_t count,
                   std::int64_t rows, std::size_t itemsize);
+inline void reverse_copy(const void* src, void* dst, std::int64_t count, std::size_t itemsize) {
+  reverse_rows(src, 0, dst, 0, count, 1, itemsize);
+}
 
 // dst[3i .. 3i + 3) = src[i * src_step .. + 3) for i in [0, count): packed 3-item pixels of 1-,
 // 2- or 4-byte items (a channels_last RGB flip or copy), from an item step of at least 3 either
