@@ -155,10 +155,17 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
   constexpr std::int64_t kPiece = std::int64_t{1} << 15;
   const std::int64_t pieces = (row_len + kPiece - 1) / kPiece;
   if constexpr (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out> && sizeof(In) <= 4) {
-    if (plan.rank == 2 && pieces == 1 && is0 == -1 && os0 == 1) {  // a horizontal flip of whole rows
-      const std::int64_t is1 = plan.in_stride[1], os1 = plan.out_stride[1];
+    if (plan.rank >= 2 && pieces == 1 && is0 == -1 && os0 == 1) {
+      // A horizontal flip of whole rows: one reverse_rows call per run of dim 1 (the rows of one
+      // plane, also when they are rows of a crop with a wider stride).
+      const std::int64_t n1 = plan.size[1], is1 = plan.in_stride[1], os1 = plan.out_stride[1];
       parallel_for(rows, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
-        reverse_rows(in + first * is1, is1, out + first * os1, os1, row_len, last - first, sizeof(In));
+        for (std::int64_t row = first; row < last;) {
+          const std::int64_t run = std::min(last - row, n1 - row % n1);
+          const RowWalker at(plan, row);
+          reverse_rows(in + at.in(), is1, out + at.out(), os1, row_len, run, sizeof(In));
+          row += run;
+        }
       });
       return;
     }

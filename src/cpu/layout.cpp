@@ -16,6 +16,23 @@ namespace streamvision::cpu {
 
 namespace {
 
+// Short rows read backwards, one after another, with gaps between them (a crop's rows) leave the
+// hardware prefetcher behind: the copy waited on almost every load (a 64x3x224x224 crop of a
+// 256x256 batch flipped in 1.0 ms against 0.3 for the same rows without gaps). Rows about
+// kPrefetchAhead bytes ahead are prefetched by hand, whole; rows longer than that the
+// prefetcher follows by itself.
+constexpr std::int64_t kPrefetchAhead = 4096;  // bytes
+inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
+  return row_bytes > kPrefetchAhead ? 0 : (kPrefetchAhead + row_bytes - 1) / row_bytes;
+}
+// The `bytes` bytes of a row read backwards from the item at row_end.
+template <class T>
+inline void prefetch_row(const T* row_end, std::int64_t bytes) {
+  const char* last = reinterpret_cast<const char*>(row_end) + sizeof(T) - 1;
+  for (std::int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(last - b);
+  __builtin_prefetch(last - bytes + 1);
+}
+
 // Plain reversed loops: GCC vectorises the 1-byte one well (reverse_rows_1); the baseline and the
 // tails of the 2- and 4-byte ones.
 template <class T>
@@ -77,13 +94,22 @@ void reverse_with(const T* src, T* dst, std::int64_t count, std::int64_t (*avx2)
 
 SV_CPU_CLONES void reverse_rows_1(const std::uint8_t* src, std::int64_t src_row, std::uint8_t* dst, std::int64_t dst_row,
                                   std::int64_t count, std::int64_t rows) {
-  for (std::int64_t r = 0; r < rows; ++r) reverse_items(src + r * src_row, dst + r * dst_row, count);
+  const std::int64_t ahead = prefetch_rows_ahead(count);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    if (ahead != 0 && r + ahead < rows) prefetch_row(src + (r + ahead) * src_row, count);
+    reverse_items(src + r * src_row, dst + r * dst_row, count);
+  }
 }
 
 template <class T>
 void reverse_rows_with(const T* src, std::int64_t src_row, T* dst, std::int64_t dst_row, std::int64_t count,
                        std::int64_t rows, std::int64_t (*avx2)(const T*, T*, std::int64_t)) {
-  for (std::int64_t r = 0; r < rows; ++r) reverse_with(src + r * src_row, dst + r * dst_row, count, avx2);
+  const std::int64_t bytes = count * static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t ahead = prefetch_rows_ahead(bytes);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    if (ahead != 0 && r + ahead < rows) prefetch_row(src + (r + ahead) * src_row, bytes);
+    reverse_with(src + r * src_row, dst + r * dst_row, count, avx2);
+  }
 }
 
 }  // namespace

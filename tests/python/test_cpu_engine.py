@@ -140,9 +140,10 @@ def _run(script, threads):
 def test_copies_equal_torchvision_on_every_layout(dtype):
     # Flips and right-angle rotations are copies through a view (cpu/layout.cpp): reversed rows of
     # 1-, 2-, 4- and 8-byte items (AVX2 blocks and their tails), channels_last pixels of 3 items,
-    # outer dims walked from their far end, rows longer than one work item.
+    # outer dims walked from their far end, rows longer than one work item, short rows of a crop
+    # (planes of many rows, prefetched ahead).
     g = torch.Generator().manual_seed(11)
-    for shape in [(3, 1, 1), (3, 5, 7), (2, 3, 33, 65), (3, 9, 200), (3, 2, 40001)]:
+    for shape in [(3, 1, 1), (3, 5, 7), (2, 3, 33, 65), (3, 9, 200), (2, 3, 50, 224), (3, 2, 40001)]:
         x = torch.randint(0, 256, shape, generator=g).to(getattr(torch, dtype))
         hwc = x.movedim(-3, -1).contiguous().movedim(-1, -3)
         for v in (x, hwc, x[..., 1:, :-1], x.transpose(-1, -2), hwc.flip(-1)):
