@@ -231,19 +231,29 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
   // Two pairs (four pixels) per 16-byte load; its last byte is at start + 4 * quads pixels, plus
   // 15 - 4P bytes: inside the row when start + 4 * quads <= in_w - (P == 3 ? 2 : 0).
   const int quads = pairs / 2;
+  // Locals, not t's and the arrays' fields: the 1-byte stores below may alias anything, which
+  // made the compiler reload every one of them for each output pixel.
+  const int* const start = t.start.data();
+  const std::int32_t* const weight_pairs = t.pairs.data();
+  const int taps2 = t.taps2;
+  const std::uint8_t* const s0 = src[0];
+  const std::uint8_t* const s1 = src[1];
+  const std::uint8_t* const s2 = src[2];
+  const std::uint8_t* const s3 = src[3];
+  std::uint8_t* const d[4] = {dst[0], dst[1], dst[2], dst[3]};
   int x = 0;
   for (; x < out_w; ++x) {
-    if (t.start[x] + t.taps2 >= in_w || t.start[x] + 4 * quads > in_w - (P == 3 ? 2 : 0)) break;
-    const std::int64_t offset = static_cast<std::int64_t>(t.start[x]) * P;
-    const std::int32_t* w = t.pairs.data() + static_cast<std::int64_t>(x) * pairs;
+    if (start[x] + taps2 >= in_w || start[x] + 4 * quads > in_w - (P == 3 ? 2 : 0)) break;
+    const std::int64_t offset = static_cast<std::int64_t>(start[x]) * P;
+    const std::int32_t* w = weight_pairs + static_cast<std::int64_t>(x) * pairs;
     __m256i acc01 = bias, acc23 = bias;
     for (int q = 0; q < quads; ++q) {
       const std::int64_t at = offset + 4 * q * P;
       const __m256i wa = _mm256_set1_epi32(w[2 * q]), wb = _mm256_set1_epi32(w[2 * q + 1]);
-      const __m256i r01 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(src[1] + at),
-                                              reinterpret_cast<const __m128i*>(src[0] + at));
-      const __m256i r23 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(src[3] + at),
-                                              reinterpret_cast<const __m128i*>(src[2] + at));
+      const __m256i r01 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(s1 + at),
+                                              reinterpret_cast<const __m128i*>(s0 + at));
+      const __m256i r23 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(s3 + at),
+                                              reinterpret_cast<const __m128i*>(s2 + at));
       acc01 = _mm256_add_epi32(acc01, _mm256_madd_epi16(_mm256_shuffle_epi8(r01, shuffle), wa));
       acc23 = _mm256_add_epi32(acc23, _mm256_madd_epi16(_mm256_shuffle_epi8(r23, shuffle), wa));
       acc01 = _mm256_add_epi32(acc01, _mm256_madd_epi16(_mm256_shuffle_epi8(r01, shuffle_hi), wb));
@@ -252,10 +262,10 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
     for (int k = 2 * quads; k < pairs; ++k) {
       const std::int64_t at = offset + 2 * k * P;
       const __m256i wk = _mm256_set1_epi32(w[k]);
-      const __m256i r01 = _mm256_set_m128i(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[1] + at)),
-                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[0] + at)));
-      const __m256i r23 = _mm256_set_m128i(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[3] + at)),
-                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src[2] + at)));
+      const __m256i r01 = _mm256_set_m128i(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s1 + at)),
+                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s0 + at)));
+      const __m256i r23 = _mm256_set_m128i(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s3 + at)),
+                                           _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s2 + at)));
       acc01 = _mm256_add_epi32(acc01, _mm256_madd_epi16(_mm256_shuffle_epi8(r01, shuffle), wk));
       acc23 = _mm256_add_epi32(acc23, _mm256_madd_epi16(_mm256_shuffle_epi8(r23, shuffle), wk));
     }
@@ -270,9 +280,9 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
     // A 3-value pixel is written with 4 bytes (the 4th is the next pixel's, written next) except
     // for the row's last pixel.
     if (P == 4 || x + 1 < out_w) {
-      for (int row = 0; row < 4; ++row) std::memcpy(dst[row] + x * P, &px[row], 4);
+      for (int row = 0; row < 4; ++row) std::memcpy(d[row] + x * P, &px[row], 4);
     } else {
-      for (int row = 0; row < 4; ++row) std::memcpy(dst[row] + x * P, &px[row], 3);
+      for (int row = 0; row < 4; ++row) std::memcpy(d[row] + x * P, &px[row], 3);
     }
   }
   return x;
