@@ -414,6 +414,43 @@ void horizontal_rows(const Rows& src, const Rows& dst, const Int16Table& t, int 
   for (std::int64_t r = first; r < last; ++r) row_from(src.row(r), dst.row(r), 0);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// One output row of the vertical pass, 32 values at a time with AVX2, as torch's kernel does: the
+// accumulators stay in registers across the taps, and each madd takes two taps (rows j and j + 1
+// zero-extended and interleaved as int16 pairs, times the pair of weights). The unpacks work
+// within 128-bit lanes; the packs at the end undo that order. Exact int32 sums: the same bits.
+// Returns the number of values done: all of them, or none in a row shorter than 32.
+SV_CPU_V3 std::int64_t vertical_row_v3(const std::uint8_t* column, std::int64_t stride, const std::int16_t* w, int taps,
+                                       std::uint8_t* d, std::int64_t len, std::int32_t bias, int precision) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m128i shift = _mm_cvtsi32_si128(precision);
+  if (len < 32) return 0;
+  for (std::int64_t k = 0; k < len; k += 32) {
+    // The row's last block ends at its end, overlapping the one before (the same values again).
+    k = std::min(k, len - 32);
+    __m256i acc[4] = {_mm256_set1_epi32(bias), _mm256_set1_epi32(bias), _mm256_set1_epi32(bias), _mm256_set1_epi32(bias)};
+    for (int j = 0; j < taps; j += 2) {
+      const bool pair = j + 1 < taps;
+      const __m256i wp = _mm256_set1_epi32(static_cast<std::int32_t>(static_cast<std::uint16_t>(w[j]) |
+                                                                     (static_cast<std::uint32_t>(pair ? static_cast<std::uint16_t>(w[j + 1]) : 0) << 16)));
+      const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(column + j * stride + k));
+      const __m256i r1 = pair ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(column + (j + 1) * stride + k)) : zero;
+      const __m256i a_lo = _mm256_unpacklo_epi8(r0, zero), a_hi = _mm256_unpackhi_epi8(r0, zero);
+      const __m256i b_lo = _mm256_unpacklo_epi8(r1, zero), b_hi = _mm256_unpackhi_epi8(r1, zero);
+      acc[0] = _mm256_add_epi32(acc[0], _mm256_madd_epi16(_mm256_unpacklo_epi16(a_lo, b_lo), wp));
+      acc[1] = _mm256_add_epi32(acc[1], _mm256_madd_epi16(_mm256_unpackhi_epi16(a_lo, b_lo), wp));
+      acc[2] = _mm256_add_epi32(acc[2], _mm256_madd_epi16(_mm256_unpacklo_epi16(a_hi, b_hi), wp));
+      acc[3] = _mm256_add_epi32(acc[3], _mm256_madd_epi16(_mm256_unpackhi_epi16(a_hi, b_hi), wp));
+    }
+    // int16_finish: shift, then saturate to int16 and to uint8 (the clamp to [0, 255]).
+    const __m256i p01 = _mm256_packs_epi32(_mm256_sra_epi32(acc[0], shift), _mm256_sra_epi32(acc[1], shift));
+    const __m256i p23 = _mm256_packs_epi32(_mm256_sra_epi32(acc[2], shift), _mm256_sra_epi32(acc[3], shift));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + k), _mm256_packus_epi16(p01, p23));
+  }
+  return len;
+}
+#endif
+
 // Output rows [first, last) of the vertical pass; `len` values per row.
 SV_CPU_CLONES
 void vertical_rows(const Rows& src, const Rows& dst, const Int16Table& t, std::int64_t len, std::int64_t first,
@@ -427,15 +464,20 @@ void vertical_rows(const Rows& src, const Rows& dst, const Int16Table& t, std::i
     const std::int64_t y = r % dst.height, image_plane = r / dst.height;
     const std::uint8_t* column = src.row(image_plane * src.height + t.start[y]);
     const std::int16_t* w = t.w.data() + y * t.taps;
-    for (std::int64_t k = 0; k < len; ++k) acc[k] = bias;
+    std::uint8_t* d = dst.row(r);
+    std::int64_t done = 0;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (cpu_is_x86_64_v3()) done = vertical_row_v3(column, src.row_stride, w, t.taps, d, len, bias, precision);
+#endif
+    // The rest (all of it without AVX2): whole rows of accumulators, tap by tap.
+    for (std::int64_t k = done; k < len; ++k) acc[k] = bias;
     for (int j = 0; j < t.taps; ++j) {
       const std::int32_t wj = w[j];
       if (wj == 0) continue;
       const std::uint8_t* s = column + j * src.row_stride;
-      for (std::int64_t k = 0; k < len; ++k) acc[k] += static_cast<std::int32_t>(s[k]) * wj;
+      for (std::int64_t k = done; k < len; ++k) acc[k] += static_cast<std::int32_t>(s[k]) * wj;
     }
-    std::uint8_t* d = dst.row(r);
-    for (std::int64_t k = 0; k < len; ++k) {
+    for (std::int64_t k = done; k < len; ++k) {
       const std::int32_t v = acc[k] >> precision;
       d[k] = static_cast<std::uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
     }

@@ -16,9 +16,12 @@ struct NormalizeOp {
   opmath_t<T> mean[Capacity];
   opmath_t<T> stdev[Capacity];
 
-  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t c) const {
-    const opmath_t<T> centered = round_to<T>(to_opmath(x) - mean[c]);
-    const opmath_t<T> v = centered / stdev[c];
+  SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t c) const { return apply(x, mean[c], stdev[c]); }
+
+  // One value with its channel's parameters (the CPU engine's interleaved loop passes them per lane).
+  SV_HOST_DEVICE static SV_FORCE_INLINE T apply(T x, opmath_t<T> m, opmath_t<T> s) {
+    const opmath_t<T> centered = round_to<T>(to_opmath(x) - m);
+    const opmath_t<T> v = centered / s;
     if constexpr (is_half_like<T>) {
       return T(v);
     } else {
