@@ -19,22 +19,24 @@ constexpr int kPixels = 8;
 constexpr int kMaxInterleaved = 4;  // channels
 
 template <class T, class Op>
-SV_CPU_V3 void normalize_blocks_v3(const T* in, T* out, std::int64_t blocks, int period, const kernels::opmath_t<T>* mean,
-                                   const kernels::opmath_t<T>* stdev) {
+SV_FORCE_INLINE void normalize_blocks(const T* in, T* out, std::int64_t blocks, int period, const kernels::opmath_t<T>* mean,
+                                      const kernels::opmath_t<T>* stdev) {
   for (std::int64_t b = 0; b < blocks; ++b) {
     const T* src = in + b * period;
     T* dst = out + b * period;
     for (int k = 0; k < period; ++k) dst[k] = Op::apply(src[k], mean[k], stdev[k]);
   }
 }
+// normalize_blocks compiled for x86-64-v3 and for the baseline (cpu/simd.hpp).
+template <class T, class Op>
+SV_CPU_V3 void normalize_blocks_v3(const T* in, T* out, std::int64_t blocks, int period, const kernels::opmath_t<T>* mean,
+                                   const kernels::opmath_t<T>* stdev) {
+  normalize_blocks<T, Op>(in, out, blocks, period, mean, stdev);
+}
 template <class T, class Op>
 void normalize_blocks_base(const T* in, T* out, std::int64_t blocks, int period, const kernels::opmath_t<T>* mean,
                            const kernels::opmath_t<T>* stdev) {
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    const T* src = in + b * period;
-    T* dst = out + b * period;
-    for (int k = 0; k < period; ++k) dst[k] = Op::apply(src[k], mean[k], stdev[k]);
-  }
+  normalize_blocks<T, Op>(in, out, blocks, period, mean, stdev);
 }
 
 template <class T, class Op>
