@@ -43,6 +43,13 @@ def cases(torch, TF, F, quick):
         y = m.to_dtype(y, torch.float32, scale=True)
         return m.normalize(y, mean, std)
 
+    def train_pipeline(m, x):  # a training sample's transforms (RandomResizedCrop's op with fixed parameters)
+        h, w = x.shape[-2:]
+        y = m.resized_crop(x, h // 10, w // 10, 4 * h // 5, 4 * w // 5, [224, 224], antialias=True)
+        y = m.horizontal_flip(y)
+        y = m.to_dtype(y, torch.float32, scale=True)
+        return m.normalize(y, mean, std)
+
     ops = [
         ("resize [256] antialias", lambda m, x: m.resize(x, [256], antialias=True)),
         ("resize [224, 224] bilinear no-AA", lambda m, x: m.resize(x, [224, 224], antialias=False)),
@@ -60,6 +67,7 @@ def cases(torch, TF, F, quick):
         ("affine", lambda m, x: m.affine(x, angle=10.0, translate=[5, 5], scale=1.1, shear=[5.0, 0.0])),
         ("gaussian_blur 5", lambda m, x: m.gaussian_blur(x, [5, 5])),
         ("pipeline resize+crop+flip+to_dtype+normalize", pipeline),
+        ("pipeline resized_crop 224+flip+to_dtype+normalize", train_pipeline),
     ]
     inputs = [("1080p CHW", lambda d: hd(d, False)), ("1080p HWC-strided", lambda d: hd(d, True)),
               ("%dx3x224x224" % (16 if quick else 64), batch)]
