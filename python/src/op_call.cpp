@@ -18,6 +18,7 @@ struct ManagedState {
   bool released = false;  // ownership moved to a torch.Tensor
   int rank = 0;
   int order[kMaxRank] = {};  // memory order: order[i] is the logical dim at memory position i
+  Dims shape, strides;        // the tensor allocated (logical order)
 };
 
 struct ManagedOwner {
@@ -84,6 +85,8 @@ class TorchOutputFactory final : public TensorFactory {
     const int rank = shape.size();
     auto state = std::make_shared<ManagedState>();
     state->rank = rank;
+    state->shape = shape;
+    state->strides = strides;
     std::iota(state->order, state->order + rank, 0);
     detail::stable_sort_small(state->order, rank, [&](int a, int b) { return strides[a] > strides[b]; });
     // PyTorch allocates contiguous tensors: ask for the memory-order shape, which gives
@@ -119,7 +122,9 @@ class TorchOutputFactory final : public TensorFactory {
     if (auto* del = std::get_deleter<ManagedOwner>(out.owner())) {
       ManagedState& state = *del->state;
       void* base = static_cast<char*>(state.mt->dl_tensor.data) + state.mt->dl_tensor.byte_offset;
-      if (base == out.data() && state.rank == out.dim() && !state.released) {
+      // The allocation itself, not a view of it (a decoder returns its HWC buffer as CHW).
+      if (base == out.data() && Dims(out.shape()) == state.shape && Dims(out.strides()) == state.strides &&
+          !state.released) {
         state.released = true;
         PyObject* obj = nullptr;
         if (api_->managed_tensor_to_py_object_no_sync(state.mt, reinterpret_cast<void**>(&obj)) != 0) throw nb::python_error();

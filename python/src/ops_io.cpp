@@ -58,10 +58,14 @@ nb::object to_py(const Tensor& t, Device device) {
 }
 
 // (images, errors): None where an image failed under on_error="skip", its message in errors.
-nb::tuple batch_result(const std::vector<Tensor>& images, const std::vector<std::string>& errors, Device device) {
+// For torch inputs the images are torch tensors made here (`call` is the batch's OpCall): built
+// in Python with torch.from_dlpack, one by one, they cost about as much as the decode per image.
+nb::tuple batch_result(const std::vector<Tensor>& images, const std::vector<std::string>& errors, Device device,
+                       std::optional<OpCall>& call) {
+  const bool torch_results = call && call->torch_input();
   nb::list out, messages;
   for (std::size_t i = 0; i < images.size(); ++i) {
-    out.append(to_py(images[i], device));
+    out.append(torch_results && images[i].defined() ? call->wrap(images[i]) : to_py(images[i], device));
     messages.append(errors.empty() || errors[i].empty() ? nb::none() : nb::object(nb::str(errors[i].c_str())));
   }
   return nb::make_tuple(out, messages);
@@ -89,17 +93,17 @@ nb::tuple decode_batch(const char* op, BatchDecoder decode, const std::vector<nb
   const io::OnError e = on_error_from_str(on_error, op);
   if (d.is_cuda() && built_with_cuda()) ensure_framework_provider();  // decode on torch's current stream
   const std::vector<Tensor> data = import_all(items, op);
-  // GPU outputs of torch inputs come from PyTorch's caching allocator on its current stream, as
+  // Outputs of torch inputs come from PyTorch's allocator (on its current stream on the GPU), as
   // every op's do: the output factory of an OpCall on the first input, active while decoding.
-  std::optional<OpCall> torch_outputs;
-  if (d.is_cuda() && !items.empty()) torch_outputs.emplace(op, items[0], nb::none(), "input");
+  std::optional<OpCall> call;
+  if (!items.empty()) call.emplace(op, items[0], nb::none(), "input");
   std::vector<Tensor> images;
   std::vector<std::string> errors;
   {
     nb::gil_scoped_release release;
     images = decode(data, m, exif, d, e, &errors, std::nullopt);
   }
-  return batch_result(images, errors, d);
+  return batch_result(images, errors, d, call);
 }
 
 }  // namespace

@@ -81,9 +81,12 @@ def _device(device: Any) -> str:
 
 
 def _like(result: Any, like: Any) -> Any:
-    """A streamvision.Tensor result as the caller's kind of tensor."""
+    """A result as the caller's kind of tensor (torch tensors, which batch decodes of torch inputs
+    already return, pass through)."""
     if result is None:
         return None
+    if torch is not None and isinstance(result, torch.Tensor):  # made in C++ (batches of torch inputs)
+        return result
     if torch is not None and (like is None or isinstance(like, torch.Tensor)):
         return torch.from_dlpack(result)
     module = type(like).__module__.split(".")[0] if like is not None else ""
