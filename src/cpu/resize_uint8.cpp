@@ -42,6 +42,9 @@ struct Int16Table {
   int taps8 = 0, taps2 = 0;
   std::vector<std::int16_t> w8;
   std::vector<std::int32_t> pairs;
+  // Per index, the pairs up to its last non-zero weight: a window shorter than the widest reads
+  // no more (the weights past it are zero padding, so skipping them changes no sum).
+  std::vector<int> pairs_used;
   // The short-window kernel's form (taps <= 4, planar rows), for the leading groups of 8 output
   // values that each read within one 16-byte load inside the row: per group, the load's first
   // input, two byte shuffles that gather each value's taps 0-1 and 2-3 as pairs, and the weights
@@ -110,6 +113,15 @@ Int16Table int16_table(std::int64_t in_size, std::int64_t out_size, bool antiali
       std::int32_t& pair = t.pairs[i * (t.taps2 / 2) + j / 2];
       pair = static_cast<std::int32_t>(static_cast<std::uint32_t>(pair) |
                                        (static_cast<std::uint32_t>(static_cast<std::uint16_t>(v)) << (16 * (j % 2))));
+    }
+  }
+  t.pairs_used.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int j = t.taps - 1; j >= 0; --j) {
+      if (t.w[i * t.taps + j] != 0) {
+        t.pairs_used[i] = j / 2 + 1;
+        break;
+      }
     }
   }
   if (t.taps <= 4) add_short_window_groups(t, in_size);
@@ -234,6 +246,7 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
   // Locals, not t's and the arrays' fields: the 1-byte stores below may alias anything, which
   // made the compiler reload every one of them for each output pixel.
   const int* const start = t.start.data();
+  const int* const pairs_used = t.pairs_used.data();
   const std::int32_t* const weight_pairs = t.pairs.data();
   const int taps2 = t.taps2;
   const std::uint8_t* const s0 = src[0];
@@ -246,8 +259,9 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
     if (start[x] + taps2 >= in_w || start[x] + 4 * quads > in_w - (P == 3 ? 2 : 0)) break;
     const std::int64_t offset = static_cast<std::int64_t>(start[x]) * P;
     const std::int32_t* w = weight_pairs + static_cast<std::int64_t>(x) * pairs;
+    const int used = pairs_used[x], used_quads = used / 2;
     __m256i acc01 = bias, acc23 = bias;
-    for (int q = 0; q < quads; ++q) {
+    for (int q = 0; q < used_quads; ++q) {
       const std::int64_t at = offset + 4 * q * P;
       const __m256i wa = _mm256_set1_epi32(w[2 * q]), wb = _mm256_set1_epi32(w[2 * q + 1]);
       const __m256i r01 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(s1 + at),
@@ -259,7 +273,7 @@ SV_CPU_V3 int horizontal_4rows(const std::uint8_t* const* src, std::uint8_t* con
       acc01 = _mm256_add_epi32(acc01, _mm256_madd_epi16(_mm256_shuffle_epi8(r01, shuffle_hi), wb));
       acc23 = _mm256_add_epi32(acc23, _mm256_madd_epi16(_mm256_shuffle_epi8(r23, shuffle_hi), wb));
     }
-    for (int k = 2 * quads; k < pairs; ++k) {
+    for (int k = 2 * used_quads; k < used; ++k) {
       const std::int64_t at = offset + 2 * k * P;
       const __m256i wk = _mm256_set1_epi32(w[k]);
       const __m256i r01 = _mm256_set_m128i(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s1 + at)),
