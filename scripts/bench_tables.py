@@ -12,20 +12,34 @@ import sys
 
 def side_by_side(path):
     d = json.load(open(path))
+    cv = any(c.get("cv_ms") is not None or c.get("cv_error") for c in d["cases"])
     print(f"device-to-device copy in this run: {d['copy_gbs']:.0f} GB/s (read + write)\n")
-    print("| op | input | streamvision ms | torchvision ms | speedup | streamvision GB/s | of copy | torchvision of copy |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    if cv:
+        print("| op | input | streamvision ms | torchvision ms | CV-CUDA ms | vs torchvision | vs CV-CUDA | "
+              "streamvision GB/s | of copy | torchvision of copy | CV-CUDA of copy |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    else:
+        print("| op | input | streamvision ms | torchvision ms | speedup | streamvision GB/s | of copy | torchvision of copy |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
     for c in d["cases"]:
-        print(f"| {c['op']} | {c['input']} | {c['ours_ms']:.3f} | {c['tv_ms']:.3f} | {c['speedup']:.1f}x | "
-              f"{c['ours_gbs']:.0f} | {100 * c['ours_of_copy']:.0f}% | {100 * c['tv_of_copy']:.0f}% |")
+        head = f"| {c['op']} | {c['input']} | {c['ours_ms']:.3f} | {c['tv_ms']:.3f} | "
+        tail = f"{c['ours_gbs']:.0f} | {100 * c['ours_of_copy']:.0f}% | {100 * c['tv_of_copy']:.0f}% |"
+        if not cv:
+            print(head + f"{c['speedup']:.1f}x | " + tail)
+        elif c.get("cv_ms") is None:
+            print(head + f"failed | {c['speedup']:.1f}x | - | " + tail + " - |")
+        else:
+            print(head + f"{c['cv_ms']:.3f} | {c['speedup']:.1f}x | {c['speedup_cv']:.2f}x | " + tail +
+                  f" {100 * c['cv_of_copy']:.0f}% |")
     print("\n| per-call host time, 3x224x224 CUDA tensor | µs |")
     print("|---|---:|")
+    names = {"ours_us": "streamvision", "tv_us": "torchvision", "cv_us": "CV-CUDA"}
     for name, v in d["overhead"].items():
-        if "ours_us" in v:
-            print(f"| {name}: streamvision | {v['ours_us']:.2f} |")
-            print(f"| {name}: torchvision | {v['tv_us']:.2f} |")
-        else:
+        if "us" in v:
             print(f"| {name} | {v['us']:.2f} |")
+        for key, lib in names.items():
+            if key in v:
+                print(f"| {name}: {lib} | {v[key]:.2f} |")
 
 
 def cpp(path):
