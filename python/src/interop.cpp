@@ -53,12 +53,15 @@ std::string dlpack_dtype_name(const dl::DataType& t) {
   }
 }
 
+// `what()` names the Python object in error messages; it is called only when there is an error
+// (naming the type looks up its module: a cost on every op's path otherwise).
+template <class What>
 Tensor tensor_from_dl(const dl::Tensor& t, std::shared_ptr<void> owner, const char* op, const char* argument,
-                      const std::string& what) {
+                      const What& what) {
   DType dtype;
   if (!dtype_from_dlpack(t.dtype, dtype)) {
     throw Error(ErrorKind::Type, op, argument, "a dtype streamvision supports (bool, (u)int8/16, int32/64, float16/32/64, bfloat16)",
-                what + " of dtype " + dlpack_dtype_name(t.dtype));
+                what() + " of dtype " + dlpack_dtype_name(t.dtype));
   }
   Device device;
   if (t.device.device_type == dl::kCPU || t.device.device_type == dl::kCUDAHost) {
@@ -67,11 +70,11 @@ Tensor tensor_from_dl(const dl::Tensor& t, std::shared_ptr<void> owner, const ch
     device = Device::cuda(t.device.device_id);
   } else {
     throw Error(ErrorKind::Type, op, argument, "a CPU or CUDA tensor",
-                what + " on DLPack device type " + std::to_string(t.device.device_type));
+                what() + " on DLPack device type " + std::to_string(t.device.device_type));
   }
   if (t.ndim > kMaxRank) {
     throw Error(ErrorKind::Value, op, argument, "at most " + std::to_string(kMaxRank) + " dims",
-                what + " with " + std::to_string(t.ndim) + " dims");
+                what() + " with " + std::to_string(t.ndim) + " dims");
   }
   Dims shape(std::span<const std::int64_t>(t.shape, static_cast<std::size_t>(t.ndim)));
   Dims strides = t.strides ? Dims(std::span<const std::int64_t>(t.strides, static_cast<std::size_t>(t.ndim)))
@@ -79,7 +82,7 @@ Tensor tensor_from_dl(const dl::Tensor& t, std::shared_ptr<void> owner, const ch
   for (int d = 0; d < strides.size(); ++d) {
     if (strides[d] < 0) {
       throw Error(ErrorKind::Value, op, argument, "non-negative strides (make a copy of flipped views first)",
-                  what + " with strides " + strides.str());
+                  what() + " with strides " + strides.str());
     }
   }
   void* data = static_cast<char*>(t.data) + t.byte_offset;
@@ -127,7 +130,7 @@ Imported import_dlpack(nb::handle obj, const char* op, const char* argument,
         m->deleter(m);
       }
     });
-    imported.tensor = tensor_from_dl(mt->dl_tensor, std::move(owner), op, argument, what);
+    imported.tensor = tensor_from_dl(mt->dl_tensor, std::move(owner), op, argument, [&] { return what; });
     imported.read_only = (mt->flags & dl::kFlagReadOnly) != 0;
     return imported;
   }
@@ -142,7 +145,7 @@ Imported import_dlpack(nb::handle obj, const char* op, const char* argument,
         m->deleter(m);
       }
     });
-    imported.tensor = tensor_from_dl(mt->dl_tensor, std::move(owner), op, argument, what);
+    imported.tensor = tensor_from_dl(mt->dl_tensor, std::move(owner), op, argument, [&] { return what; });
     return imported;
   }
   throw Error(ErrorKind::Type, op, argument, "__dlpack__ to return a DLPack capsule", what + " returned something else");
@@ -340,7 +343,7 @@ Imported import_tensor(nb::handle obj, const char* op, const char* argument,
         Py_INCREF(obj.ptr());
         owner = std::shared_ptr<void>(obj.ptr(), PyRef{obj.ptr()});
       }
-      imported.tensor = tensor_from_dl(view, std::move(owner), op, argument, py_type_name(obj));
+      imported.tensor = tensor_from_dl(view, std::move(owner), op, argument, [&] { return py_type_name(obj); });
     } else {
       dl::ManagedTensorVersioned* mt = nullptr;
       if (api->managed_tensor_from_py_object_no_sync(obj.ptr(), &mt) != 0) exchange_failed(obj, op, argument);
@@ -348,7 +351,7 @@ Imported import_tensor(nb::handle obj, const char* op, const char* argument,
         auto* m = static_cast<dl::ManagedTensorVersioned*>(p);
         if (m->deleter) m->deleter(m);
       });
-      imported.tensor = tensor_from_dl(mt->dl_tensor, std::move(owner), op, argument, py_type_name(obj));
+      imported.tensor = tensor_from_dl(mt->dl_tensor, std::move(owner), op, argument, [&] { return py_type_name(obj); });
     }
     return imported;
   }
