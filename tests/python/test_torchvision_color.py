@@ -97,6 +97,24 @@ def test_hue_gamma_levels(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["uint8", "uint16"])
+def test_hue_of_integer_images_is_exact(device, dtype):
+    # Integer images take a shorter division path (kernels/color_hsv.hpp: only the middle channel's
+    # quotient is divided): bit for bit torchvision's CPU result, ties of two or three channels
+    # included (few levels make them common).
+    dt = getattr(torch, dtype)
+    g = torch.Generator().manual_seed(21)
+    for levels in (2, 3, 7, 256):
+        x = torch.randint(0, levels, (2, 3, 61, 67), generator=g).to(torch.int64)
+        x = (x * (torch.iinfo(dt).max // (levels - 1))).to(dt)
+        for f in (-0.5, -0.21, 0.0, 0.13, 0.5):
+            expected = TF.adjust_hue(x, f)
+            for name, view in variants(x.to(device)):
+                got = F.adjust_hue(view, f)
+                assert torch.equal(got.cpu(), expected), f"{dtype} levels {levels} factor {f} {name} on {device}"
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_gaussian_blur(device):
     def call(rng, shape, dtype):
         kx, ky = rng.choice([1, 3, 5, 7, 9]), rng.choice([1, 3, 5, 7, 9])
