@@ -32,7 +32,7 @@ struct Hsv {
 
 // kFinite: r, g and b are finite (images of an integer dtype, scaled to [0, 1]). Then of the three
 // quotients (maxc - x) / divisor, the maximum's is 0 / divisor = +0 and the minimum's is
-// range / range = 1 exactly (or 0 / 1 when all are equal), so only the middle channel's needs a
+// range / range = 1 exactly, so only the middle channel's needs a
 // division: two IEEE divisions per pixel instead of four, the same bits. With NaN or inf (float
 // images) the shortcut would not hold (inf - inf is NaN, not 0), so those divide all three.
 template <bool kFinite = false>
@@ -47,10 +47,10 @@ SV_HOST_DEVICE SV_FORCE_INLINE Hsv rgb_to_hsv(float r, float g, float b) {
   if constexpr (kFinite) {
     const float mid = (r != maxc && r != minc) ? r : ((g != maxc && g != minc) ? g : b);
     const float q = (maxc - mid) / divisor;  // 0 or 1 exactly when `mid` ties the maximum or minimum
-    const float from_min = eqc ? 0.0f : 1.0f;
-    rc = r == maxc ? 0.0f : (r == minc ? from_min : q);
-    gc = g == maxc ? 0.0f : (g == minc ? from_min : q);
-    bc = b == maxc ? 0.0f : (b == minc ? from_min : q);
+    // A channel equal to the minimum and not the maximum exists only when range > 0: range / range.
+    rc = r == maxc ? 0.0f : (r == minc ? 1.0f : q);
+    gc = g == maxc ? 0.0f : (g == minc ? 1.0f : q);
+    bc = b == maxc ? 0.0f : (b == minc ? 1.0f : q);
   } else {
     rc = (maxc - r) / divisor;
     gc = (maxc - g) / divisor;

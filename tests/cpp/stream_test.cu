@@ -1,10 +1,10 @@
 // Streams: the current-stream rule, guards, threads, the provider hook, ordering with work
 // already on the stream (with a negative control), stream-ordered allocation, graph capture.
 // Two devices: multi_gpu_test.cpp.
-#include <cstdlib>
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <thread>
 
 #include "test_utils.hpp"
