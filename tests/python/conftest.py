@@ -40,6 +40,14 @@ needs_torchvision = pytest.mark.skipif(not (HAVE_TORCH and HAVE_TORCHVISION), re
 needs_cuda = pytest.mark.skipif(not HAVE_CUDA, reason="needs PyTorch with a CUDA GPU")
 needs_cupy = pytest.mark.skipif(not (HAVE_CUPY and HAVE_CUDA), reason="needs CuPy and a CUDA GPU")
 needs_two_gpus = pytest.mark.skipif(GPU_COUNT < 2, reason=f"needs 2 CUDA devices (found {GPU_COUNT})")
+# A CUDA graph's memory comes from torch's caching allocator, which allocates the graph's private
+# pool while the stream captures; with the allocator off (PYTORCH_NO_CUDA_MEMORY_CACHING=1, what
+# scripts/gpu-check's compute-sanitizer runs set so that every tensor is its own allocation) that is
+# a cudaMalloc during capture, which CUDA refuses (cudaErrorStreamCaptureUnsupported).
+captures_cuda_graph = pytest.mark.skipif(
+    os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING") == "1",
+    reason="CUDA graph capture needs torch's caching allocator (PYTORCH_NO_CUDA_MEMORY_CACHING=1 is set)",
+)
 
 
 SYNC_DEBUG = os.environ.get("SV_SYNC_DEBUG") == "1" and HAVE_CUDA

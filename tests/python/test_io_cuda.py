@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import HAVE_TORCH, HAVE_TORCHVISION, needs_cuda
+from conftest import HAVE_TORCH, HAVE_TORCHVISION, captures_cuda_graph, needs_cuda
 
 pytestmark = needs_cuda
 
@@ -245,6 +245,7 @@ def test_decode_on_another_stream_than_torchs_current():
     assert total == expected
 
 
+@captures_cuda_graph
 def test_graph_capture_raises_clearly():
     data = [make_jpeg(64, 64, seed=41)]
     svio.decode_jpeg(data, device="cuda")
