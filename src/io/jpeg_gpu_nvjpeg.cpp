@@ -352,46 +352,14 @@ class Decoder {
     // The copies below wait on the device for the engine's completion (see the file comment).
     SV_CUDA_CHECK(cudaEventRecord(engine_done_, engine_stream_), kOp);
     SV_CUDA_CHECK(cudaStreamWaitEvent(stream.handle(), engine_done_, 0), kOp);
-    copy_out(*staging, offsets, group, outputs, stream);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      const Tensor& out = outputs[group[k]];
+      SV_CUDA_CHECK(cudaMemcpyAsync(out.data(), static_cast<unsigned char*>(staging->data) + offsets[k], out.nbytes(),
+                                    cudaMemcpyDeviceToDevice, stream.handle()),
+                    kOp);
+    }
     record(*staging, stream);
     return true;
-  }
-
-  // The staging buffer's images into their outputs, on the caller's stream. One
-  // cudaMemcpyBatchAsync for the group where the runtime has it (CUDA 13): a batch of 256 images
-  // was 256 cudaMemcpyAsync calls, each a few microseconds of host time and a copy of its own on
-  // the device. The sources are read in stream order (after the wait on the engine's event).
-  void copy_out(const StagingBuffer& staging, const std::vector<std::size_t>& offsets,
-                const std::vector<std::size_t>& group, std::vector<Tensor>& outputs, const Stream& stream) {
-    const std::size_t count = group.size();
-    std::vector<void*> dsts(count);
-    std::vector<const void*> srcs(count);
-    std::vector<std::size_t> sizes(count);
-    for (std::size_t k = 0; k < count; ++k) {
-      dsts[k] = outputs[group[k]].data();
-      srcs[k] = static_cast<const unsigned char*>(staging.data) + offsets[k];
-      sizes[k] = outputs[group[k]].nbytes();
-    }
-#if CUDART_VERSION >= 13000
-    if (batch_copies_) {
-      cudaMemcpyAttributes attributes{};
-      attributes.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-      attributes.srcLocHint.type = cudaMemLocationTypeDevice;
-      attributes.srcLocHint.id = device_;
-      attributes.dstLocHint.type = cudaMemLocationTypeDevice;
-      attributes.dstLocHint.id = device_;
-      std::size_t first = 0;  // the one attribute applies from the first copy on
-      const cudaError_t status = cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), count, &attributes,
-                                                      &first, 1, stream.handle());
-      if (status == cudaSuccess) return;
-      if (status != cudaErrorNotSupported && status != cudaErrorInvalidValue) SV_CUDA_CHECK(status, kOp);
-      (void)cudaGetLastError();  // refused before anything was queued: copy one by one from now on
-      batch_copies_ = false;
-    }
-#endif
-    for (std::size_t k = 0; k < count; ++k) {
-      SV_CUDA_CHECK(cudaMemcpyAsync(dsts[k], srcs[k], sizes[k], cudaMemcpyDeviceToDevice, stream.handle()), kOp);
-    }
   }
 
   // The engine's state for batches of this format and size. Re-initialising one state for
@@ -540,7 +508,6 @@ class Decoder {
   nvjpegDevAllocatorV2_t retained_device_{&RetainedPool::malloc_hook, &RetainedPool::free_hook, &device_pool_};
   nvjpegPinnedAllocatorV2_t retained_pinned_{&RetainedPool::malloc_hook, &RetainedPool::free_hook, &pinned_pool_};
   bool hardware_ = false;
-  bool batch_copies_ = true;  // cudaMemcpyBatchAsync accepted so far (see copy_out)
   nvjpegHandle_t handle_ = nullptr;
   struct BatchedState {
     nvjpegJpegState_t state;
