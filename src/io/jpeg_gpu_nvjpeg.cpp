@@ -37,6 +37,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -199,8 +200,16 @@ class Decoder {
  public:
   explicit Decoder(int device) : device_(device), api_(*nvjpeg_api()) {
     CudaDeviceGuard guard(device);
-    nvjpegStatus_t status = api_.nvjpegCreateExV2(NVJPEG_BACKEND_HARDWARE, &retained_device_, &retained_pinned_,
-                                                  NVJPEG_FLAGS_DEFAULT, &handle_);
+    // STREAMVISION_NVJPEG_HARDWARE=0 leaves the engine out: every image takes the hybrid path. For
+    // testing that path on GPUs with an engine, and for compute-sanitizer's initcheck, which cannot
+    // see the engine's writes (they are not made by kernels or copies) and so flags nvJPEG's own
+    // conversion kernel reading them.
+    const char* use_engine = std::getenv("STREAMVISION_NVJPEG_HARDWARE");
+    nvjpegStatus_t status = NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED;
+    if (use_engine == nullptr || std::string(use_engine) != "0") {
+      status = api_.nvjpegCreateExV2(NVJPEG_BACKEND_HARDWARE, &retained_device_, &retained_pinned_,
+                                     NVJPEG_FLAGS_DEFAULT, &handle_);
+    }
     hardware_ = status == NVJPEG_STATUS_SUCCESS;
     if (!hardware_) {  // no engine on this GPU (ARCH_MISMATCH) or none usable: the hybrid path only
       SV_NVJPEG_CHECK(api_.nvjpegCreateExV2(NVJPEG_BACKEND_DEFAULT, &retained_device_, &retained_pinned_,

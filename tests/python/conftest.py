@@ -40,13 +40,20 @@ needs_torchvision = pytest.mark.skipif(not (HAVE_TORCH and HAVE_TORCHVISION), re
 needs_cuda = pytest.mark.skipif(not HAVE_CUDA, reason="needs PyTorch with a CUDA GPU")
 needs_cupy = pytest.mark.skipif(not (HAVE_CUPY and HAVE_CUDA), reason="needs CuPy and a CUDA GPU")
 needs_two_gpus = pytest.mark.skipif(GPU_COUNT < 2, reason=f"needs 2 CUDA devices (found {GPU_COUNT})")
-# A CUDA graph's memory comes from torch's caching allocator, which allocates the graph's private
-# pool while the stream captures; with the allocator off (PYTORCH_NO_CUDA_MEMORY_CACHING=1, what
-# scripts/gpu-check's compute-sanitizer runs set so that every tensor is its own allocation) that is
-# a cudaMalloc during capture, which CUDA refuses (cudaErrorStreamCaptureUnsupported).
-captures_cuda_graph = pytest.mark.skipif(
-    os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING") == "1",
-    reason="CUDA graph capture needs torch's caching allocator (PYTORCH_NO_CUDA_MEMORY_CACHING=1 is set)",
+# scripts/gpu-check's compute-sanitizer runs turn torch's caching allocator off
+# (PYTORCH_NO_CUDA_MEMORY_CACHING=1, so that every tensor is its own allocation and an access past
+# one is caught) and set STREAMVISION_UNDER_SANITIZER=1. Two kinds of check cannot hold there:
+#  * those that need the caching allocator: a CUDA graph's private memory pool is allocated while
+#    the stream captures, which without the cache is a cudaMalloc during capture, refused
+#    (cudaErrorStreamCaptureUnsupported); torch.cuda.memory_allocated() and the allocator's
+#    snapshot stay empty;
+#  * that a call returned while its stream was still busy: the sanitizer runs API calls and kernels
+#    one after another with the host.
+NO_CACHING_ALLOCATOR = os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING") == "1"
+UNDER_SANITIZER = os.environ.get("STREAMVISION_UNDER_SANITIZER") == "1"
+needs_caching_allocator = pytest.mark.skipif(
+    NO_CACHING_ALLOCATOR,
+    reason="needs torch's caching allocator (PYTORCH_NO_CUDA_MEMORY_CACHING=1 is set): graph capture, memory accounting",
 )
 
 

@@ -4,7 +4,7 @@ CPU and on CUDA, for every supported dtype and layout; bad arguments consume no 
 
 import pytest
 
-from conftest import HAVE_CUDA, HAVE_TORCH, captures_cuda_graph, needs_torchvision
+from conftest import HAVE_CUDA, HAVE_TORCH, needs_caching_allocator, needs_torchvision
 
 pytestmark = needs_torchvision
 
@@ -83,7 +83,7 @@ def test_streamvision_generator_still_selectable():
 
 
 @pytest.mark.skipif(not HAVE_CUDA, reason="needs PyTorch with a CUDA GPU")
-@captures_cuda_graph
+@needs_caching_allocator
 def test_cuda_graph_replays_draw_fresh_noise():
     x = torch.rand(3, 64, 64, device="cuda")
     s = torch.cuda.Stream()

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import HAVE_TORCH, HAVE_TORCHVISION, captures_cuda_graph, needs_cuda
+from conftest import HAVE_TORCH, HAVE_TORCHVISION, UNDER_SANITIZER, needs_caching_allocator, needs_cuda
 
 pytestmark = needs_cuda
 
@@ -134,6 +134,7 @@ def _torch_active_blocks():
     return blocks
 
 
+@needs_caching_allocator
 def test_outputs_come_from_torch_allocator():
     # Checked by address in torch's allocator snapshot, not by memory_allocated() before and
     # after: other tensors freed during the call (a garbage collection) made that difference
@@ -210,7 +211,7 @@ def test_consumer_after_decode_on_same_stream_sees_whole_images(sleep_cycles):
         assert torch.equal(sums.cpu(), expected), f"attempt {attempt}"
         for o, r in zip(out, reference):
             assert torch.equal(o.cpu(), r)
-        if sleep_cycles:
+        if sleep_cycles and not UNDER_SANITIZER:  # see conftest: the sanitizer serialises
             assert returned_while_busy, f"decode waited for the stream's queued sleep ({took * 1e3:.1f} ms)"
 
 
@@ -245,7 +246,7 @@ def test_decode_on_another_stream_than_torchs_current():
     assert total == expected
 
 
-@captures_cuda_graph
+@needs_caching_allocator
 def test_graph_capture_raises_clearly():
     data = [make_jpeg(64, 64, seed=41)]
     svio.decode_jpeg(data, device="cuda")

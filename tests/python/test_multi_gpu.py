@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from conftest import HAVE_TORCH, captures_cuda_graph, needs_two_gpus
+from conftest import HAVE_TORCH, needs_caching_allocator, needs_two_gpus
 
 pytestmark = needs_two_gpus
 
@@ -161,7 +161,7 @@ def _pipeline(x):
     return F.normalize(y, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
 
 
-@captures_cuda_graph
+@needs_caching_allocator
 def test_cuda_graph_capture_on_device_1():
     with torch.cuda.device(1):
         static_x = torch.randint(0, 256, (2, 3, 64, 80), dtype=torch.uint8, device="cuda:1")

@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 import streamvision.transforms.v2 as T  # noqa: E402
 import streamvision.transforms.v2.functional as F  # noqa: E402
 from streamvision.transforms.v2 import _per_sample  # noqa: E402
-from conftest import captures_cuda_graph  # noqa: E402
+from conftest import needs_caching_allocator  # noqa: E402
 
 CUDA = torch.cuda.is_available()
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not CUDA, reason="needs a CUDA device"))]
@@ -405,7 +405,7 @@ def test_cuda_color_jitter_per_sample_equals_the_functionals():
 
 
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA device")
-@captures_cuda_graph
+@needs_caching_allocator
 def test_cuda_graph_replays_draw_new_parameters():
     """The issue's pipeline captured in a CUDA graph: every replay draws new parameters on the
     device, and its output equals the eager apply with that replay's parameters."""

@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from conftest import HAVE_TORCH, captures_cuda_graph, needs_cuda
+from conftest import HAVE_TORCH, needs_caching_allocator, needs_cuda
 
 pytestmark = needs_cuda
 
@@ -167,7 +167,7 @@ def pipeline(x):
     return F.normalize(y, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
 
 
-@captures_cuda_graph
+@needs_caching_allocator
 def test_cuda_graph_capture_replays_with_new_inputs():
     static_x = torch.randint(0, 256, (2, 3, 64, 80), dtype=torch.uint8, device="cuda")
     side = torch.cuda.Stream()

@@ -25,7 +25,7 @@ from torchvision import tv_tensors  # noqa: E402
 
 import streamvision.transforms.v2 as T  # noqa: E402
 import streamvision.transforms.v2.functional as F  # noqa: E402
-from conftest import captures_cuda_graph, needs_cuda  # noqa: E402
+from conftest import needs_caching_allocator, needs_cuda  # noqa: E402
 from conformance import compare  # noqa: E402
 
 H, W = 30, 44
@@ -639,7 +639,7 @@ def test_cuda_matches_torchvision_cpu(op):
 
 
 @needs_cuda
-@captures_cuda_graph
+@needs_caching_allocator
 def test_cuda_box_ops_capture_in_a_cuda_graph():
     boxes = make_boxes("CXCYWHR", 7, torch.float32, "hard", 1, device="cuda")
     stream = torch.cuda.Stream()
