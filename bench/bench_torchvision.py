@@ -24,20 +24,24 @@ import streamvision.transforms.v2.functional as F
 from timing import copy_bandwidth, median_ms  # noqa: E402  (bench/ is the script folder)
 
 
-def per_call_overhead_us(fn, calls=400, reps=15):
-    """Host time per call: batches small enough never to fill the GPU's launch queue, so the
-    host never waits for the GPU inside the timed region; median over batches."""
-    for _ in range(100):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(calls):
+def per_call_overhead_us(fns, calls=400, reps=15):
+    """Host time per call of each function in `fns` (name -> fn): batches small enough never to
+    fill the GPU's launch queue, so the host never waits for the GPU inside the timed region. The
+    functions take turns batch by batch, so that a drift of the host's speed during the run (its
+    clock, other processes) moves them all alike; median over batches."""
+    for fn in fns.values():
+        for _ in range(100):
             fn()
-        times.append((time.perf_counter() - t0) / calls * 1e6)
-        torch.cuda.synchronize()
-    return statistics.median(times)
+    torch.cuda.synchronize()
+    times = {name: [] for name in fns}
+    for _ in range(reps):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            times[name].append((time.perf_counter() - t0) / calls * 1e6)
+            torch.cuda.synchronize()
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def cases(device="cuda", shape=(64, 3, 1080, 1920)):
@@ -195,20 +199,15 @@ def main():
     small_u8 = torch.randint(0, 256, (3, 224, 224), dtype=torch.uint8, device="cuda")
     small_f32 = small_u8.float() / 255
     mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
-    overhead = {}
-    for name, op in [
-        ("horizontal_flip uint8", lambda m: m.horizontal_flip(small_u8)),
-        ("normalize float32", lambda m: m.normalize(small_f32, mean, std)),
-    ]:
-        us = {lib: per_call_overhead_us(lambda m=m: op(m)) for lib, m in libs}
-        overhead[name] = {f"{lib}_us": v for lib, v in us.items()}
-        print(f"  {name:24} ours {us['ours']:6.2f}  torchvision {us['tv']:6.2f}"
-              + (f"  CV-CUDA {us['cv']:6.2f}" if "cv" in us else ""))
-    # Where the time goes: pieces of a call measured alone.
     import streamvision as sv
 
     small_sv = sv.as_tensor(small_u8)  # no torch on the call path: our allocator, our stream
-    for name, fn in [
+    compared = [
+        ("horizontal_flip uint8", lambda m: m.horizontal_flip(small_u8)),
+        ("normalize float32", lambda m: m.normalize(small_f32, mean, std)),
+    ]
+    # Where the time goes: pieces of a call measured alone.
+    pieces = [
         ("as_tensor (import only)", lambda: sv.as_tensor(small_u8)),
         ("horizontal_flip streamvision.Tensor", lambda: F.horizontal_flip(small_sv)),
         # F.* is _kernels' wrapper (the torch.compile switch) around the _C function
@@ -216,10 +215,18 @@ def main():
         ("to_dtype same dtype (no kernel)", lambda: F.to_dtype(small_u8, torch.uint8)),
         ("torch.empty_like", lambda: torch.empty_like(small_u8)),
         ("torch.flip", lambda: torch.flip(small_u8, [-1])),
-    ]:
-        us = per_call_overhead_us(fn)
-        overhead[name] = dict(us=us)
-        print(f"  {name:32} {us:6.2f}")
+    ]
+    fns = {(name, lib): (lambda op=op, m=m: op(m)) for name, op in compared for lib, m in libs}
+    fns.update({(name, None): fn for name, fn in pieces})
+    us = per_call_overhead_us(fns)
+    overhead = {}
+    for name, _ in compared:
+        overhead[name] = {f"{lib}_us": us[name, lib] for lib, _ in libs}
+        print(f"  {name:24} ours {us[name, 'ours']:6.2f}  torchvision {us[name, 'tv']:6.2f}"
+              + (f"  CV-CUDA {us[name, 'cv']:6.2f}" if (name, "cv") in us else ""))
+    for name, _ in pieces:
+        overhead[name] = dict(us=us[name, None])
+        print(f"  {name:32} {us[name, None]:6.2f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(device=torch.cuda.get_device_name(), copy_gbs=copy_gbs, cases=rows, overhead=overhead), f, indent=1)
