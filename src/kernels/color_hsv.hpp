@@ -58,40 +58,65 @@ SV_HOST_DEVICE SV_FORCE_INLINE Hsv rgb_to_hsv(float r, float g, float b) {
   }
   const bool max_is_not_r = maxc != r;
   const bool max_is_g = maxc == g;
-  // The masks multiply (x * 1 or x * 0), as in torchvision.
-  const float hg = ((rc + 2.0f) - bc) * static_cast<float>(max_is_g && max_is_not_r);
-  const float hr = (bc - gc) * static_cast<float>(!max_is_not_r);
-  const float hb = ((gc + 4.0f) - rc) * static_cast<float>(max_is_not_r && !max_is_g);
-  float h = (hr + hg) + hb;
+  float h;
+  if constexpr (kFinite) {
+    // Exactly one mask below is 1 and the other two terms are +0 or -0; adding a zero to the
+    // selected term T gives T (T is never -0: x - x is +0, and the other two are >= 1), so
+    // selecting T is the same bits.
+    h = !max_is_not_r ? bc - gc : (max_is_g ? (rc + 2.0f) - bc : (gc + 4.0f) - rc);
+  } else {
+    // The masks multiply (x * 1 or x * 0), as in torchvision: with inf, x * 0 is NaN.
+    const float hg = ((rc + 2.0f) - bc) * static_cast<float>(max_is_g && max_is_not_r);
+    const float hr = (bc - gc) * static_cast<float>(!max_is_not_r);
+    const float hb = ((gc + 4.0f) - rc) * static_cast<float>(max_is_not_r && !max_is_g);
+    h = (hr + hg) + hb;
+  }
   h = h * static_cast<float>(1.0 / 6.0);
   h = h + 1.0f;
   h = fmod_one(h);
   return {h, s, maxc};
 }
 
+// kFinite: the hue is in [0, 1] (rgb_to_hsv<true> then remainder_one of a finite sum), so the
+// sector floor(h * 6) is 0..6 and needs neither the range check nor the remainder by 6.
+template <bool kFinite = false>
 SV_HOST_DEVICE SV_FORCE_INLINE void hsv_to_rgb(const Hsv& hsv, float& r, float& g, float& b) {
   const float h6 = hsv.h * 6.0f;
   const float fi = ::floorf(h6);
   const float f = h6 - fi;
-  // NaN and out-of-range values convert as torch's CPU .to(int32) does on x86 (cvttss2si's
-  // "integer indefinite", INT_MIN); a plain cast would be undefined behaviour for them.
-  const int whole = (fi >= -2147483648.0f && fi < 2147483648.0f) ? static_cast<int>(fi) : INT_MIN;
-  int i = whole % 6;  // torch's int32 remainder: non-negative
-  if (i < 0) i += 6;
+  int i;
+  if constexpr (kFinite) {
+    i = static_cast<int>(fi);
+    if (i == 6) i = 0;  // h * 6 rounded up to 6: torch's remainder by 6
+  } else {
+    // NaN and out-of-range values convert as torch's CPU .to(int32) does on x86 (cvttss2si's
+    // "integer indefinite", INT_MIN); a plain cast would be undefined behaviour for them.
+    const int whole = (fi >= -2147483648.0f && fi < 2147483648.0f) ? static_cast<int>(fi) : INT_MIN;
+    i = whole % 6;  // torch's int32 remainder: non-negative
+    if (i < 0) i += 6;
+  }
   const float sxf = hsv.s * f;
   const float one_minus_s = 1.0f - hsv.s;
-  const float q = clamp_value((1.0f - sxf) * hsv.v, 0.0f, 1.0f);
-  const float t = clamp_value((sxf + one_minus_s) * hsv.v, 0.0f, 1.0f);
-  const float p = clamp_value(one_minus_s * hsv.v, 0.0f, 1.0f);
-  const float v = hsv.v;
-  switch (i) {
-    case 0: r = v; g = t; b = p; break;
-    case 1: r = q; g = v; b = p; break;
-    case 2: r = p; g = v; b = t; break;
-    case 3: r = p; g = q; b = v; break;
-    case 4: r = t; g = p; b = v; break;
-    default: r = v; g = p; b = q; break;
+  float q = (1.0f - sxf) * hsv.v, t = (sxf + one_minus_s) * hsv.v, p = one_minus_s * hsv.v;
+  if constexpr (kFinite) {
+    // Products of values in [0, 1]: never below +0 and never NaN, so clamping to [0, 1] is only
+    // the upper bound (t can round above 1).
+    q = q > 1.0f ? 1.0f : q;
+    t = t > 1.0f ? 1.0f : t;
+    p = p > 1.0f ? 1.0f : p;
+  } else {
+    q = clamp_value(q, 0.0f, 1.0f);
+    t = clamp_value(t, 0.0f, 1.0f);
+    p = clamp_value(p, 0.0f, 1.0f);
   }
+  const float v = hsv.v;
+  // torchvision's table by sector, as selects rather than a switch: neighbouring pixels fall in
+  // different sectors, and a switch's branches diverge within a GPU warp.
+  //   sector: 0        1        2        3        4        5
+  //   (r,g,b) (v,t,p)  (q,v,p)  (p,v,t)  (p,q,v)  (t,p,v)  (v,p,q)
+  r = (i == 0 || i == 5) ? v : (i == 1 ? q : (i == 4 ? t : p));
+  g = (i == 1 || i == 2) ? v : (i == 0 ? t : (i == 3 ? q : p));
+  b = (i == 3 || i == 4) ? v : (i == 2 ? t : (i == 5 ? q : p));
 }
 
 template <class T>
@@ -105,10 +130,19 @@ struct HueOp {
     Hsv hsv = rgb_to_hsv<is_int_like<T>>(to_float(x[0], 0u), to_float(x[1], 0u), to_float(x[2], 0u));
     hsv.h = remainder_one(hsv.h + hue_factor);
     float r, g, b;
-    hsv_to_rgb(hsv, r, g, b);
-    y[0] = from_float(r, 0u);
-    y[1] = from_float(g, 0u);
-    y[2] = from_float(b, 0u);
+    hsv_to_rgb<is_int_like<T>>(hsv, r, g, b);
+    if constexpr (is_int_like<T>) {
+      // to_dtype(scale=True) of values in [0, 1] (clamped, or an input's own value): the scaled
+      // value is far inside int32, where truncating through int32 is what cast<T>'s range-checked
+      // path gives (make_hue_op always scales).
+      y[0] = static_cast<T>(static_cast<std::int32_t>(r * from_float.in_factor));
+      y[1] = static_cast<T>(static_cast<std::int32_t>(g * from_float.in_factor));
+      y[2] = static_cast<T>(static_cast<std::int32_t>(b * from_float.in_factor));
+    } else {
+      y[0] = from_float(r, 0u);
+      y[1] = from_float(g, 0u);
+      y[2] = from_float(b, 0u);
+    }
   }
 };
 

@@ -115,6 +115,21 @@ def test_hue_of_integer_images_is_exact(device, dtype):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+def test_hue_of_every_uint8_color_is_exact(device):
+    # All 2^24 RGB triples as one 3x4096x4096 image: every sector, tie and rounding case of the
+    # integer-image path (selects instead of torchvision's masks and remainder, see
+    # kernels/color_hsv.hpp) against torchvision's CPU result, bit for bit.
+    v = torch.arange(1 << 24, dtype=torch.int64)
+    x = torch.stack([(v >> 16) & 255, (v >> 8) & 255, v & 255]).to(torch.uint8).reshape(3, 4096, 4096)
+    # -1e-8: a hue of 0 moves to just below 0, whose remainder rounds to 1 (sector 6, which is 0).
+    for f in (-0.37, -1e-8, 0.5):
+        expected = TF.adjust_hue(x, f)
+        got = F.adjust_hue(x.to(device), f).cpu()
+        bad = (got != expected).any(0)
+        assert not bad.any(), f"factor {f} on {device}: {int(bad.sum())} colours differ, first {x[:, bad][:, 0].tolist()}"
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_gaussian_blur(device):
     def call(rng, shape, dtype):
         kx, ky = rng.choice([1, 3, 5, 7, 9]), rng.choice([1, 3, 5, 7, 9])
