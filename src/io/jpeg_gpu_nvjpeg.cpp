@@ -14,8 +14,8 @@
 // by torchcodec, PR #1634, nvJPEG 12.3-13.2). Handing it the output tensors, which the stream's
 // allocator may have recycled from blocks that queued kernels still read, would corrupt them.
 // So the engine decodes into staging buffers that only this decoder owns, allocated with plain
-// cudaMalloc (never stream-ordered memory, which is only free in stream order), and a
-// cudaMemcpyAsync on the caller's stream moves each image into its output; an event recorded
+// cudaMalloc (never stream-ordered memory, which is only free in stream order), and one kernel on
+// the caller's stream (cuda/copy_buffers) moves the images into their outputs; an event recorded
 // after the copies marks when a staging buffer may be written again, and a busy buffer is never
 // waited for: another one is taken (or made, up to a few; past that the batch takes the hybrid
 // path). The engine is given a stream of this decoder's own, not the caller's: nvjpegDecodeBatched
@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
+#include "cuda/copy_buffers.hpp"
 #include "io/codecs.hpp"
 #include "io/jpeg_gpu.hpp"
 #include "io/nvjpeg_library.hpp"
@@ -361,12 +362,13 @@ class Decoder {
     // The copies below wait on the device for the engine's completion (see the file comment).
     SV_CUDA_CHECK(cudaEventRecord(engine_done_, engine_stream_), kOp);
     SV_CUDA_CHECK(cudaStreamWaitEvent(stream.handle(), engine_done_, 0), kOp);
+    std::vector<cuda::BufferCopy> copies(group.size());
     for (std::size_t k = 0; k < group.size(); ++k) {
       const Tensor& out = outputs[group[k]];
-      SV_CUDA_CHECK(cudaMemcpyAsync(out.data(), static_cast<unsigned char*>(staging->data) + offsets[k], out.nbytes(),
-                                    cudaMemcpyDeviceToDevice, stream.handle()),
-                    kOp);
+      copies[k] = {out.data(), static_cast<unsigned char*>(staging->data) + offsets[k],
+                   static_cast<std::int64_t>(out.nbytes())};
     }
+    cuda::copy_buffers(copies.data(), copies.size(), stream, kOp);  // one launch, not a copy per image
     record(*staging, stream);
     return true;
   }
