@@ -211,6 +211,12 @@ OpCall::~OpCall() = default;
 
 Tensor OpCall::argument(nb::handle obj, const char* name) {
   nb::handle source = obj;
+  if (imported_.origin == Origin::Torch && exchange_api_of(Py_TYPE(obj.ptr())) != nullptr) {
+    // A torch tensor: its device comes from the C exchange, without the Python attribute lookups
+    // below (a batch op takes one argument per image). On the input's device it is used as it is.
+    Imported arg = import_tensor(obj, op_, name, stream_);
+    if (arg.tensor.device() == imported_.tensor.device()) return arg.tensor;
+  }
   if (imported_.origin == Origin::Torch && nb::hasattr(obj, "device") && nb::hasattr(obj, "to")) {
     nb::object device = input_obj_.attr("device");
     if (!obj.attr("device").equal(device)) {
