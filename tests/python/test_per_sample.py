@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 import streamvision.transforms.v2 as T  # noqa: E402
 import streamvision.transforms.v2.functional as F  # noqa: E402
 from streamvision.transforms.v2 import _per_sample  # noqa: E402
-from conftest import needs_caching_allocator  # noqa: E402
+from conftest import UNDER_SANITIZER, needs_caching_allocator  # noqa: E402
 
 CUDA = torch.cuda.is_available()
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not CUDA, reason="needs a CUDA device"))]
@@ -445,3 +445,34 @@ def test_cuda_graph_replays_draw_new_parameters():
         assert torch.equal(out, ref)
         results.append(out.clone())
     assert not torch.equal(results[0], results[1]) and not torch.equal(results[1], results[2])
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA device")
+@pytest.mark.parametrize("kind", ["variable-size list", "uniform batch"])
+def test_per_sample_pipeline_does_not_make_the_host_wait(kind):
+    """The per-sample fused pipeline (device draws, the images' sizes sent up, one batch kernel)
+    queued behind a ~100 ms sleep returns while the sleep still runs: nothing in it waits on the
+    host for the stream (a copy from pageable memory that synchronised would). Its result is the
+    same as the same pipeline's on an idle stream with the same generator state."""
+    if kind == "uniform batch":
+        x = torch.randint(0, 256, (16, 3, 300, 400), dtype=torch.uint8, device="cuda")
+    else:
+        x = [torch.randint(0, 256, (3, 300 + 7 * i, 400 - 5 * i), dtype=torch.uint8, device="cuda") for i in range(16)]
+    pipeline = T.Compose([T.RandomResizedCrop(224, antialias=True, per_sample=True),
+                          T.RandomHorizontalFlip(per_sample=True), T.ToDtype(torch.float32, scale=True),
+                          T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])])
+    pipeline(x)  # warm-up: kernel loading waits for the device once
+    torch.cuda.synchronize()
+    state = torch.cuda.get_rng_state()
+    expected = pipeline(x)
+    torch.cuda.synchronize()
+    torch.cuda.set_rng_state(state)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(200_000_000)  # about 100 ms on the H200
+        out = pipeline(x)
+        busy = not side.query()
+    side.synchronize()
+    assert torch.equal(out, expected)
+    if not UNDER_SANITIZER:  # the sanitizer runs API calls and kernels one after another
+        assert busy, f"the per-sample pipeline on a {kind} waited on the host for the queued sleep"
