@@ -13,11 +13,18 @@ Cases, each side by side in one run (images/s; median of timed runs after warm-u
 Also the effective bandwidth (bytes of the input read once plus the output written once, over the
 time) against the device-to-device copy bandwidth of the same run.
 
-    python3 bench/bench_batch.py [--json FILE]
+    python3 bench/bench_batch.py [--json FILE] [--breakdown]
+
+--breakdown also splits each streamvision case into the host's time to queue one call (wall
+clock, no synchronisation) and the GPU time of its kernels (torch.profiler, summed per kernel
+name): the event-timed median is the larger of the two when the GPU waits on the host.
 """
 
 import argparse
+import collections
 import json
+import statistics
+import time
 
 import torch
 
@@ -51,9 +58,51 @@ def pipelines(tv, jitter):
     return tv_one, sv_one, sv_ps, sv_shared
 
 
+def host_us(fn, runs=20):
+    """Median wall time to queue one call (the GPU keeps up or lags; nothing waits for it)."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    torch.cuda.synchronize()
+    return statistics.median(times) * 1e6
+
+
+def kernels_us(fn, runs=5):
+    """GPU time per call of each kernel (and copy) the call launches, by name, largest first."""
+    from torch.profiler import ProfilerActivity, profile
+
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(runs):
+            fn()
+        torch.cuda.synchronize()
+    per = collections.Counter()
+    for e in prof.events():
+        if e.device_type.name == "CUDA":
+            per[e.name[:70]] += e.device_time / runs
+    return per.most_common()
+
+
+def breakdown(label, fn):
+    host = host_us(fn)
+    ks = kernels_us(fn)
+    gpu = sum(us for _, us in ks)
+    print(f"    {label}: host {host:8.1f} us to queue a call, GPU {gpu:8.1f} us in {len(ks)} kernels/copies")
+    for name, us in ks[:8]:
+        print(f"        {us:8.1f} us  {name}")
+    return {"host_us": host, "gpu_us": gpu, "kernels": ks[:8]}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
+    ap.add_argument("--breakdown", action="store_true", help="host and kernel time of each streamvision case")
     args = ap.parse_args()
     try:
         import torchvision.transforms.v2 as tv
@@ -86,6 +135,8 @@ def main():
             bw = nbytes / ms / 1e6
             print(f"  {label:48s} {ms:9.3f} ms  {ips:12,.0f} images/s  {bw:7.0f} GB/s ({100 * bw / copy:4.1f}% of copy)")
             results.append({"case": name, "impl": label, "ms": ms, "images_per_s": ips, "pct_copy": 100 * bw / copy})
+            if args.breakdown and "streamvision" in label and "loop" not in label:
+                results[-1]["breakdown"] = breakdown(label, fn)
 
     x = torch.randint(0, 256, (64, 3, 1080, 1920), dtype=torch.uint8, device="cuda")
     steps = lambda mod: [mod.Resize([256, 455], antialias=True), mod.CenterCrop(224), mod.RandomHorizontalFlip(),  # noqa: E731
@@ -105,6 +156,8 @@ def main():
         bw = (x.numel() + 64 * 3 * 224 * 224 * 4) / ms / 1e6
         print(f"  {label:48s} {ms:9.3f} ms  {64 / ms * 1e3:12,.0f} images/s  {bw:7.0f} GB/s ({100 * bw / copy:4.1f}% of copy)")
         results.append({"case": name, "impl": label, "ms": ms, "images_per_s": 64 / ms * 1e3, "pct_copy": 100 * bw / copy})
+        if args.breakdown and "streamvision" in label:
+            results[-1]["breakdown"] = breakdown(label, fn)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"gpu": props.name, "copy_gb_s": copy, "results": results}, f, indent=1)

@@ -56,10 +56,13 @@ void bind_geometry_ops(nb::module_& m) {
       }, nb::arg("inpt"), nb::arg("top"), nb::arg("left"), nb::arg("height"), nb::arg("width"), nb::arg("size"),
       nb::arg("interpolation").none() = nb::none(), nb::arg("antialias").none() = true, nb::kw_only(), nb::arg("stream").none() = nb::none());
 
-  m.def("resized_crop_batch", [](nb::sequence images, nb::handle boxes, nb::handle size, nb::handle interpolation,
+  m.def("resized_crop_batch", [](nb::handle images, nb::handle boxes, nb::handle size, nb::handle interpolation,
                                  nb::handle antialias, nb::handle hflip, nb::handle dtype, bool scale, nb::handle mean,
                                  nb::handle std, nb::handle window, nb::handle stream) {
-        const std::size_t count = nb::len(images);
+        // A list or tuple of [C, H, W] images, or one [N, C, H, W] tensor (imported once, its
+        // images taken as views here: no Python object per image).
+        const bool listed = PyList_Check(images.ptr()) || PyTuple_Check(images.ptr());
+        const std::size_t count = listed ? nb::len(images) : 1;
         if (count == 0) throw Error(ErrorKind::Value, "resized_crop_batch", "images", "at least one image", "an empty list");
         const auto sz = int_list(size, "resized_crop_batch", "size");
         const Mode mode = interpolation_from_py(interpolation, Mode::Bilinear, "resized_crop_batch");
@@ -82,19 +85,31 @@ void bind_geometry_ops(nb::module_& m) {
         }
         // The first image decides the stream and the output's allocator; the others, the boxes and
         // the flips are arguments on its device.
-        OpCall call("resized_crop_batch", images[0], stream, "images[0]");
-        std::vector<Tensor> list{call.input()};
-        for (std::size_t i = 1; i < count; ++i) list.push_back(call.argument(images[i], "images"));
-        const Tensor b = call.argument(boxes, "boxes");
-        const std::optional<Tensor> f = hflip.is_none() ? std::nullopt : std::optional<Tensor>(call.argument(hflip, "hflip"));
-        Tensor out;
-        if (call.release_gil()) {
-          nb::gil_scoped_release release;
-          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, call.stream());
+        std::optional<OpCall> call;
+        std::vector<Tensor> list;
+        if (listed) {
+          call.emplace("resized_crop_batch", images[0], stream, "images[0]");
+          list.push_back(call->input());
+          for (std::size_t i = 1; i < count; ++i) list.push_back(call->argument(images[i], "images"));
         } else {
-          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, call.stream());
+          call.emplace("resized_crop_batch", images, stream, "images");
+          const Tensor& batch = call->input();
+          if (batch.dim() != 4 || batch.size(0) == 0) {
+            throw Error(ErrorKind::Value, "resized_crop_batch", "images", "a non-empty [N, C, H, W] batch or a list of [C, H, W] images",
+                        "a tensor of shape " + format_list(batch.shape()));
+          }
+          for (std::int64_t i = 0; i < batch.size(0); ++i) list.push_back(batch.select(0, i));
         }
-        return call.wrap(out);
+        const Tensor b = call->argument(boxes, "boxes");
+        const std::optional<Tensor> f = hflip.is_none() ? std::nullopt : std::optional<Tensor>(call->argument(hflip, "hflip"));
+        Tensor out;
+        if (call->release_gil()) {
+          nb::gil_scoped_release release;
+          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, call->stream());
+        } else {
+          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, call->stream());
+        }
+        return call->wrap(out);
       }, nb::arg("images"), nb::arg("boxes"), nb::arg("size"), nb::arg("interpolation").none() = nb::none(),
       nb::arg("antialias").none() = true, nb::arg("hflip").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
       nb::arg("scale") = true, nb::arg("mean").none() = nb::none(), nb::arg("std").none() = nb::none(),
@@ -103,6 +118,28 @@ void bind_geometry_ops(nb::module_& m) {
       "Image i of `images` cropped to boxes[i] (top, left, height, width), resized to `size`, flipped horizontally "
       "where hflip[i], then optionally to_dtype(dtype, scale) and normalize(mean, std): one [N, C, H, W] result; "
       "two launches on CUDA.");
+
+  m.def("resized_crop_boxes", [](nb::handle random, nb::sequence sizes, nb::handle scale, nb::handle ratio, nb::handle stream) {
+        constexpr const char* op = "resized_crop_boxes";
+        std::vector<std::array<std::int64_t, 2>> hw;
+        hw.reserve(nb::len(sizes));
+        for (nb::handle item : sizes) {
+          const auto pair = int_list(item, op, "sizes");
+          if (pair.size() != 2) throw Error(ErrorKind::Value, op, "sizes", "(height, width) pairs", format_list(pair));
+          hw.push_back({pair[0], pair[1]});
+        }
+        auto range = [&](nb::handle v, const char* name) {
+          const auto r = float_list(v, op, name);
+          if (r.size() != 2) throw Error(ErrorKind::Value, op, name, "(min, max)", format_list(r));
+          return std::array<double, 2>{r[0], r[1]};
+        };
+        const auto sc = range(scale, "scale"), ra = range(ratio, "ratio");
+        OpCall call(op, random, stream, "random");
+        return call.wrap(functional::resized_crop_boxes(call.input(), hw, sc, ra, call.stream()));
+      }, nb::arg("random"), nb::arg("sizes"), nb::arg("scale"), nb::arg("ratio"), nb::kw_only(),
+      nb::arg("stream").none() = nb::none(),
+      "RandomResizedCrop's boxes (top, left, height, width) for images of the given (height, width) sizes from "
+      "uniform numbers random [N, 2 * attempts + 2] (float32): int64 [N, 4] on random's device, one launch on CUDA.");
 
   m.def("color_jitter_batch", [](nb::handle images, nb::handle factors, nb::handle order, std::array<bool, 4> enabled,
                                  nb::handle stream) {

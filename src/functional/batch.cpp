@@ -3,9 +3,11 @@
 // definition the CUDA kernel (src/cuda/batch.cu) reproduces bit for bit in two launches.
 #include "streamvision/functional/batch.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "functional/op_context.hpp"
+#include "kernels/resized_crop_boxes.hpp"
 #include "streamvision/functional/color.hpp"
 #include "streamvision/functional/crop.hpp"
 #include "streamvision/functional/flip.hpp"
@@ -16,6 +18,7 @@
 
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::ResizedCropBatch)
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::ColorJitterBatch)
+SV_DEFINE_KERNEL_TABLE(streamvision::ops::ResizedCropBoxes)
 
 namespace streamvision::functional {
 
@@ -146,6 +149,51 @@ Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes
   const BatchWindow win = window.value_or(BatchWindow{size[0], size[1], 0, 0});
   kernel(images, contiguous(boxes), flip, out, interpolation, aa, win, t, on);
   return out;
+}
+
+Tensor resized_crop_boxes(const Tensor& random, const std::vector<std::array<std::int64_t, 2>>& sizes,
+                          const std::array<double, 2>& scale, const std::array<double, 2>& ratio,
+                          const std::optional<Stream>& stream) {
+  constexpr const char* op = "resized_crop_boxes";
+  if (!random.defined() || random.dtype() != DType::Float32 || random.dim() != 2 || random.size(1) < 4 ||
+      random.size(1) % 2 != 0 || random.size(0) != static_cast<std::int64_t>(sizes.size())) {
+    throw Error(ErrorKind::Value, op, "random",
+                ("float32 [" + std::to_string(sizes.size()) + ", 2 * attempts + 2] with attempts >= 1").c_str(),
+                random.defined() ? describe(random) : "an undefined tensor");
+  }
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i][0] <= 0 || sizes[i][1] <= 0) {
+      throw Error(ErrorKind::Value, op, ("sizes[" + std::to_string(i) + "]").c_str(), "a positive height and width",
+                  format_list(std::vector<std::int64_t>{sizes[i][0], sizes[i][1]}));
+    }
+  }
+  auto check_range = [&](const std::array<double, 2>& v, const char* name, bool positive) {
+    if (!(std::isfinite(v[0]) && std::isfinite(v[1]) && v[0] <= v[1]) || (positive && !(v[0] > 0))) {
+      throw Error(ErrorKind::Value, op, name, positive ? "finite (min, max) with 0 < min <= max" : "finite (min, max) with min <= max",
+                  format_list(std::vector<double>{v[0], v[1]}));
+    }
+  };
+  check_range(scale, "scale", false);
+  check_range(ratio, "ratio", true);
+  const Stream on = detail::op_stream(op, random, stream);
+  const std::int64_t n = random.size(0);
+  Tensor boxes = empty({n, 4}, DType::Int64, random.device(), MemoryFormat::Contiguous, on);
+  if (n == 0) return boxes;
+  if (random.device().is_cpu()) {
+    const Tensor u = contiguous(random);
+    const int attempts = static_cast<int>((random.size(1) - 2) / 2);
+    const kernels::CropBoxRule rule = kernels::make_crop_box_rule(attempts, scale[0], scale[1], ratio[0], ratio[1]);
+    const auto* uv = static_cast<const float*>(u.data());
+    auto* out = static_cast<std::int64_t*>(boxes.data());
+    for (std::int64_t i = 0; i < n; ++i) {
+      kernels::resized_crop_box(rule, uv + i * random.size(1), sizes[static_cast<std::size_t>(i)][0],
+                                sizes[static_cast<std::size_t>(i)][1], out + 4 * i);
+    }
+    return boxes;
+  }
+  const auto kernel = kernel_table<ops::ResizedCropBoxes>().get(random.device(), random.dtype());
+  kernel(contiguous(random), sizes, scale, ratio, boxes, on);
+  return boxes;
 }
 
 Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order,

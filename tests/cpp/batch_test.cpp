@@ -115,6 +115,45 @@ TEST(Batch, ColorJitterBatchEqualsTheChainOnCuda) {
   check_color_jitter_batch(kGpu);
 }
 
+// resized_crop_boxes: a box that fits at the first attempt (u picks the whole image), torchvision's
+// centred fallback for an image no attempt fits, positions from the last two numbers, and CUDA
+// equal to the CPU on a few thousand random rows.
+void check_resized_crop_boxes(Device device) {
+  // Row 0: fraction 1, log ratio midway (ratio 1): a 40x40 image's whole box, at (0, 0).
+  // Row 1: a 10x100 image and scale (5, 6): nothing fits; in_ratio 10 > 4/3: h = 10,
+  //        w = round(10 * 4/3) = 13, centred at left (100 - 13) / 2 = 43.
+  // Row 2: fraction 0.25 of a 40x80 image (u = 0.25 over scale (0, 1)), ratio 1: a 28x28 box
+  //        (round(sqrt(800)) = 28) at floor(0.5 * 13) = 6, floor(0.999 * 53) = 52.
+  auto box = [&](std::array<float, 4> numbers, std::array<std::int64_t, 2> size, std::array<double, 2> scale,
+                 std::array<double, 2> ratio) {
+    Tensor u = empty({1, 4}, DType::Float32, Device::cpu());
+    std::copy(numbers.begin(), numbers.end(), u.data_as<float>());
+    const Tensor b = to_cpu(functional::resized_crop_boxes(to_device(u, device), {size}, scale, ratio));
+    return std::vector<std::int64_t>(b.data_as<std::int64_t>(), b.data_as<std::int64_t>() + 4);
+  };
+  EXPECT_EQ(box({1.0f - 1.0f / 16777216.0f, 0.5f, 0.0f, 0.0f}, {40, 40}, {0.0, 1.0}, {1.0, 1.0}),
+            (std::vector<std::int64_t>{0, 0, 40, 40}));
+  EXPECT_EQ(box({0.0f, 0.0f, 0.0f, 0.0f}, {10, 100}, {5.0, 6.0}, {0.75, 4.0 / 3.0}), (std::vector<std::int64_t>{0, 43, 10, 13}));
+  EXPECT_EQ(box({0.25f, 0.5f, 0.5f, 0.999f}, {40, 80}, {0.0, 1.0}, {1.0, 1.0}), (std::vector<std::int64_t>{6, 52, 28, 28}));
+}
+
+TEST(Batch, ResizedCropBoxesOnCpu) { check_resized_crop_boxes(Device::cpu()); }
+
+TEST(Batch, ResizedCropBoxesOnCuda) {
+  SV_REQUIRE_GPU();
+  check_resized_crop_boxes(kGpu);
+  // Many rows (three launches' worth): CUDA's boxes are the CPU's.
+  const std::int64_t n = 2500;
+  const Tensor u = random_cpu({n, 22}, DType::Float32, 11, 0.0, 0.999);
+  std::vector<std::array<std::int64_t, 2>> sizes;
+  for (std::int64_t i = 0; i < n; ++i) sizes.push_back({1 + (i * 37) % 900, 1 + (i * 91) % 1300});
+  const Tensor cpu = functional::resized_crop_boxes(u, sizes, {0.08, 1.0}, {0.75, 4.0 / 3.0});
+  const Tensor cuda = to_cpu(functional::resized_crop_boxes(to_device(u, kGpu), sizes, {0.08, 1.0}, {0.75, 4.0 / 3.0}));
+  int differing = 0;
+  for (std::int64_t i = 0; i < 4 * n; ++i) differing += cpu.data_as<std::int64_t>()[i] != cuda.data_as<std::int64_t>()[i];
+  EXPECT_LE(differing, 2);  // an exp tie at most (kernels/resized_crop_boxes.hpp)
+}
+
 TEST(Batch, BadArguments) {
   const Case c = make_case(DType::UInt8, 3);
   const Tensor boxes = tensor_of(c.boxes, {4, 4});
@@ -130,6 +169,11 @@ TEST(Batch, BadArguments) {
     functional::resized_crop_batch(c.images, boxes, {8, 8}, InterpolationMode::Bilinear, true, std::nullopt, BatchTail{std::nullopt, true, {0.5}, {0.5}});
   });
   expect_error(ErrorKind::Value, "images", [&] { functional::resized_crop_batch({}, boxes, {8, 8}); });
+  const Tensor u = random_cpu({2, 22}, DType::Float32, 1, 0.0, 0.9);
+  expect_error(ErrorKind::Value, "random", [&] { functional::resized_crop_boxes(u, {{4, 4}}, {0.08, 1.0}, {0.75, 1.3}); });
+  expect_error(ErrorKind::Value, "sizes[1]", [&] { functional::resized_crop_boxes(u, {{4, 4}, {4, 0}}, {0.08, 1.0}, {0.75, 1.3}); });
+  expect_error(ErrorKind::Value, "scale", [&] { functional::resized_crop_boxes(u, {{4, 4}, {4, 4}}, {1.0, 0.08}, {0.75, 1.3}); });
+  expect_error(ErrorKind::Value, "ratio", [&] { functional::resized_crop_boxes(u, {{4, 4}, {4, 4}}, {0.08, 1.0}, {0.0, 1.3}); });
 }
 
 }  // namespace

@@ -258,6 +258,93 @@ def test_device_resized_crop_sampler_falls_back_to_the_centre():
     assert p["top"].eq(0).all() and p["left"].eq((100 - 13) // 2).all()
 
 
+def _torchvision_box(u, h, w, scale, ratio, attempts=10):
+    """torchvision's RandomResizedCrop.get_params, line for line, with its draws replaced by u's
+    numbers (float32 arithmetic where torchvision's uniform_ and exp are float32). Also returns
+    how close the rounded quantities came to a .5 tie (exp's last bit may differ between
+    libraries, which can move a value across a tie)."""
+    f32 = lambda v: torch.tensor(v, dtype=torch.float32)  # noqa: E731
+    area = h * w
+    log_ratio = torch.log(torch.tensor(ratio))
+    closest = 1.0
+    for a in range(attempts):
+        frac = (f32(u[2 * a]) * (f32(scale[1]) - f32(scale[0])) + f32(scale[0])).item()
+        target_area = area * frac
+        aspect = torch.exp(f32(u[2 * a + 1]) * (log_ratio[1] - log_ratio[0]) + log_ratio[0]).item()
+        ww, hh = math.sqrt(target_area * aspect), math.sqrt(target_area / aspect)
+        closest = min(closest, abs(ww % 1 - 0.5), abs(hh % 1 - 0.5))
+        ww, hh = int(round(ww)), int(round(hh))
+        if 0 < ww <= w and 0 < hh <= h:
+            top = min(int(float(u[-2]) * (h - hh + 1)), h - hh)
+            left = min(int(float(u[-1]) * (w - ww + 1)), w - ww)
+            return [top, left, hh, ww], closest
+    in_ratio = w / h
+    if in_ratio < min(ratio):
+        ww, hh = w, int(round(w / min(ratio)))
+    elif in_ratio > max(ratio):
+        hh, ww = h, int(round(h * max(ratio)))
+    else:
+        ww, hh = w, h
+    return [(h - hh) // 2, (w - ww) // 2, hh, ww], closest
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("scale, ratio", [((0.08, 1.0), (3 / 4, 4 / 3)), ((0.5, 3.0), (0.2, 5.0)), ((4.0, 9.0), (1.0, 1.0))])
+def test_resized_crop_boxes_are_torchvisions_boxes(device, scale, ratio):
+    """F.resized_crop_boxes against torchvision's get_params fed the same numbers: every box
+    (fitting attempt, position, fallback) exactly, for sizes from 1x1 to 4000 wide and very
+    flat or tall images (the fallback). Rows whose rounding came within 1e-6 of a tie are left
+    out (the last bit of exp is the C library's)."""
+    g = torch.Generator().manual_seed(len(ratio) + int(scale[1]))
+    sizes = [(int(h), int(w)) for h, w in torch.randint(1, 700, (300, 2), generator=g)]
+    sizes += [(1, 1), (1, 4000), (4000, 1), (3, 1000), (1000, 3), (224, 224), (375, 500)]
+    u = torch.rand(len(sizes), 22, generator=g)
+    u[:8] = 0.0
+    u[8:16] = 1.0 - 2.0 ** -24  # torch.rand's largest value
+    boxes = F.resized_crop_boxes(u.to(device), sizes, scale, ratio)
+    assert boxes.dtype == torch.int64 and boxes.shape == (len(sizes), 4) and boxes.device.type == device
+    got = boxes.cpu().tolist()
+    checked = 0
+    for i, (h, w) in enumerate(sizes):
+        want, closest = _torchvision_box(u[i].tolist(), h, w, scale, ratio)
+        if closest < 1e-6:
+            continue
+        assert got[i] == want, f"image {i} of size {h}x{w}: {got[i]} != torchvision's {want}"
+        checked += 1
+    assert checked > 0.95 * len(sizes)
+
+
+def test_resized_crop_boxes_on_cuda_equal_the_cpu():
+    if not CUDA:
+        pytest.skip("needs a CUDA device")
+    g = torch.Generator().manual_seed(3)
+    sizes = [(int(h), int(w)) for h, w in torch.randint(1, 2000, (3000, 2), generator=g)]  # 3 launches' worth
+    u = torch.rand(len(sizes), 22, generator=g)
+    cpu = F.resized_crop_boxes(u, sizes, (0.08, 1.0), (3 / 4, 4 / 3))
+    cuda = F.resized_crop_boxes(u.cuda(), sizes, (0.08, 1.0), (3 / 4, 4 / 3)).cpu()
+    assert (cpu != cuda).any(dim=1).sum() <= 1  # at most a row at an exp tie (see above)
+
+
+def test_resized_crop_boxes_bad_arguments():
+    u = torch.rand(2, 22)
+    for kwargs, match in [
+        (dict(random=torch.rand(3, 22)), "random"),
+        (dict(random=torch.rand(2, 21)), "random"),
+        (dict(random=torch.rand(2, 2)), "random"),
+        (dict(random=torch.rand(2, 22, dtype=torch.float64)), "random"),
+        (dict(sizes=[(0, 5), (4, 4)]), r"sizes\[0\]"),
+        (dict(sizes=[(3, 5, 1), (4, 4)]), "sizes"),
+        (dict(scale=(1.0, 0.5)), "scale"),
+        (dict(scale=(0.1, float("nan"))), "scale"),
+        (dict(ratio=(0.0, 1.0)), "ratio"),
+        (dict(ratio=(2.0, 1.0)), "ratio"),
+    ]:
+        args = dict(random=u, sizes=[(4, 5), (6, 7)], scale=(0.08, 1.0), ratio=(0.75, 4 / 3))
+        args.update(kwargs)
+        with pytest.raises(ValueError, match=match):
+            F.resized_crop_boxes(**args)
+
+
 def test_device_color_jitter_sampler_follows_torchvision():
     """Factors uniform in each range (KS against the host sampler, torchvision's draws) and every
     order of the four ops equally likely (each of the 24 within 5 sigma of 1/24)."""
@@ -316,6 +403,21 @@ def test_resized_crop_batch_equals_the_chain(device, dtype, out_dtype):
         assert torch.equal(out[i], y), i
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_resized_crop_batch_of_a_batch_tensor_equals_its_list(device):
+    """A [N, C, H, W] tensor goes to C++ whole (its images become views there): the same result as
+    its images as a list, for a contiguous, a channels_last and a strided (sliced) batch."""
+    base = images(n=6, h=40, w=52, device=device, seed=4)
+    boxes = torch.tensor([[0, 0, 40, 52], [3, 5, 20, 30], [10, 0, 11, 52], [0, 7, 40, 9], [1, 1, 2, 2], [20, 30, 19, 21]])
+    flips = torch.tensor([True, False, False, True, True, False])
+    for batch in (base, base.contiguous(memory_format=torch.channels_last), base[:, :, ::1, 1:]):
+        b = boxes.clone()
+        b[:, 3] = torch.minimum(b[:, 3], batch.shape[-1] - b[:, 1])
+        args = (b.to(device), [13, 17])
+        kw = dict(hflip=flips.to(device), dtype=torch.float32, mean=[0.5, 0.4, 0.3], std=[0.2, 0.3, 0.25])
+        assert torch.equal(F.resized_crop_batch(batch, *args, **kw), F.resized_crop_batch(list(batch.unbind(0)), *args, **kw))
+
+
 def test_resized_crop_batch_checks_its_arguments():
     xs = image_list(n=2)
     with pytest.raises(ValueError, match=r"boxes.*int64 \[2, 4\]"):
@@ -326,6 +428,10 @@ def test_resized_crop_batch_checks_its_arguments():
         F.resized_crop_batch(xs, torch.tensor([[0, 0, 5, 5], [0, 0, 5, 5]]), [8, 8], hflip=torch.ones(2))
     with pytest.raises(ValueError, match=r"images\[1\]"):
         F.resized_crop_batch([xs[0], xs[1][:1]], torch.tensor([[0, 0, 5, 5], [0, 0, 5, 5]]), [8, 8])
+    with pytest.raises(ValueError, match=r"images.*\[N, C, H, W\]"):
+        F.resized_crop_batch(torch.zeros(3, 8, 8, dtype=torch.uint8), torch.zeros(3, 4, dtype=torch.int64), [8, 8])
+    with pytest.raises(ValueError, match=r"images.*\[N, C, H, W\]"):
+        F.resized_crop_batch(torch.zeros(0, 3, 8, 8, dtype=torch.uint8), torch.zeros(0, 4, dtype=torch.int64), [8, 8])
 
 
 # ---- fusion ------------------------------------------------------------------------------------------------

@@ -57,6 +57,15 @@ struct ResizedCropBatch {
                           const Tensor& output, InterpolationMode mode, bool antialias, const BatchWindow& window,
                           const BatchTail& tail, const Stream& stream);
 };
+// Kernel contract: random float32 contiguous [N, 2 * attempts + 2] on its device, sizes N
+// (height, width) pairs on the host (each > 0), scale and ratio checked, boxes int64 contiguous
+// [N, 4] on random's device.
+struct ResizedCropBoxes {
+  static constexpr const char* name = "resized_crop_boxes";
+  using Kernel = void (*)(const Tensor& random, const std::vector<std::array<std::int64_t, 2>>& sizes,
+                          const std::array<double, 2>& scale, const std::array<double, 2>& ratio, const Tensor& boxes,
+                          const Stream& stream);
+};
 // Kernel contract: images [N, 3, H, W] (any strides), factors float64 [N, 4] and order int64
 // [N, 4] contiguous on their device, output like images; enabled[k] says whether op k applies.
 struct ColorJitterBatch {
@@ -74,6 +83,16 @@ Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes
                           const BatchTail& tail = {}, const std::optional<BatchWindow>& window = std::nullopt,
                           const std::optional<Stream>& stream = std::nullopt);
 
+// resized_crop_boxes: RandomResizedCrop's boxes for N images of the given (height, width) sizes
+// from uniform random numbers, torchvision's get_params per image (kernels/resized_crop_boxes.hpp
+// says which number is which): random is float32 [N, 2 * attempts + 2] with values in [0, 1),
+// scale and ratio are RandomResizedCrop's (lo <= hi, ratio > 0). Returns int64 [N, 4] (top, left,
+// height, width) on random's device: one launch on CUDA, sizes in its arguments, so a batch's
+// sampling is torch.rand and this call, with no host-to-device copy (capturable).
+Tensor resized_crop_boxes(const Tensor& random, const std::vector<std::array<std::int64_t, 2>>& sizes,
+                          const std::array<double, 2>& scale, const std::array<double, 2>& ratio,
+                          const std::optional<Stream>& stream = std::nullopt);
+
 // color_jitter_batch: ColorJitter's ops with each image's own factors and order. For image i,
 // for k in order[i] (a permutation of 0 brightness, 1 contrast, 2 saturation, 3 hue): when
 // enabled[k], adjust_<op>(image, factors[i][k]); the result equals those functionals in that
@@ -89,3 +108,4 @@ Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Ten
 
 SV_DECLARE_KERNEL_TABLE(streamvision::ops::ResizedCropBatch)
 SV_DECLARE_KERNEL_TABLE(streamvision::ops::ColorJitterBatch)
+SV_DECLARE_KERNEL_TABLE(streamvision::ops::ResizedCropBoxes)

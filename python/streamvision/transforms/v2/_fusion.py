@@ -100,27 +100,31 @@ def run(compose, inpt, only_per_sample=False):
         return NotImplemented
     single = False
     if isinstance(inpt, _per_sample.ImageList) or (per_sample and type(inpt) in (list, tuple)):
-        if not inpt or not all(isinstance(x, torch.Tensor) and x.ndim == 3 for x in inpt):
-            return NotImplemented
-        images, like = list(inpt), inpt[0]
-        if not head.per_sample and type(head).__name__ == "RandomResizedCrop" and len({tuple(x.shape) for x in images}) > 1:
+        try:  # tensors [C, H, W] of one device, dtype and channel count (checked in one pass)
+            batch = _per_sample.Batch(list(inpt), type(head).__name__)
+        except (TypeError, ValueError):
+            return NotImplemented  # the unfused chain says what is wrong, or copes
+        first = like = inpt[0]
+        if not head.per_sample and type(head).__name__ == "RandomResizedCrop" and len(set(batch.sizes())) > 1:
             return NotImplemented  # one draw cannot fit images of different sizes: the unfused chain raises
     elif isinstance(inpt, torch.Tensor) and _sample.kind(inpt) in (None, "Image") and inpt.ndim in (3, 4):
         if inpt.ndim == 3:
             if per_sample:
                 return NotImplemented
             single = True
-            images = [inpt]
+            batch_input, first = inpt[None], inpt
         else:
-            images = list(inpt.unbind(0))
+            if inpt.shape[0] == 0:
+                return NotImplemented
+            batch_input, first = inpt, inpt[0]
         like = inpt
+        batch = None
     else:
         return NotImplemented
-    if not _covered(head, to_dtype, normalize, images[0]):
+    if not _covered(head, to_dtype, normalize, first):
         return NotImplemented
-    if any(x.device != images[0].device or x.dtype != images[0].dtype for x in images):
-        return NotImplemented
-    batch = _per_sample.Batch(images, type(head).__name__)
+    if batch is None:
+        batch = _per_sample.Batch(batch_input, type(head).__name__)
 
     window = None
     size = list(head.size) if type(head) is not T.Resize else None
@@ -173,7 +177,7 @@ def _boxes(head, batch, inpt):
     if type(head) is T.RandomResizedCrop:
         if head.per_sample:
             return head.sample_params(batch)
-        p = head.make_params([batch.samples[0]])
+        p = head.make_params([batch.first])
         return _uniform_box(p["top"], p["left"], p["height"], p["width"], batch)
     if type(head) is T.Resize:
         if batch.uniform() or len(set(batch.sizes())) == 1:

@@ -89,7 +89,8 @@ def _torch():
 
 class Batch:
     """A batch taken apart: its images (views of a batch tensor, or the list's tensors), the
-    device, and how to put results back together."""
+    device, and how to put results back together. A batch tensor's images are made only when
+    asked for (``samples``): the batch ops take the tensor whole."""
 
     def __init__(self, inpt, who):
         torch = _torch()
@@ -97,16 +98,27 @@ class Batch:
         if isinstance(inpt, (list, tuple)):
             if not inpt:
                 raise ValueError(f"{who}(per_sample=True): expected a non-empty batch, got an empty {type(inpt).__name__}")
+            # One pass: what every image must be, and the sizes (the batch's only host metadata).
+            tensor_type = torch.Tensor if torch is not None else ()
+            first = inpt[0]
+            if not isinstance(first, tensor_type) or first.ndim != 3:
+                raise TypeError(f"{who}(per_sample=True): a list batch holds [C, H, W] torch tensors; item 0 is "
+                                f"{_describe(first)}")
+            device, dtype, channels = first.device, first.dtype, first.shape[0]
+            sizes = []
             for i, x in enumerate(inpt):
-                if torch is None or not isinstance(x, torch.Tensor) or x.ndim != 3:
+                shape = x.shape if isinstance(x, tensor_type) else None
+                if shape is None or len(shape) != 3:
                     raise TypeError(f"{who}(per_sample=True): a list batch holds [C, H, W] torch tensors; item {i} is "
                                     f"{_describe(x)}")
-            first = inpt[0]
-            for i, x in enumerate(inpt):
-                if x.device != first.device or x.dtype != first.dtype or x.shape[0] != first.shape[0]:
+                if shape[0] != channels or x.dtype != dtype or x.device != device:
                     raise ValueError(f"{who}(per_sample=True): the images of a batch share device, dtype and channel "
                                      f"count; item 0 is {_describe(first)}, item {i} is {_describe(x)}")
-            self.samples = list(inpt)
+                sizes.append(shape[1:])
+            self._samples = list(inpt)
+            self._sizes = sizes
+            self.device = device
+            self.n = len(inpt)
         elif torch is not None and isinstance(inpt, torch.Tensor):
             if inpt.ndim < 4:
                 raise TypeError(f"{who}(per_sample=True): a batch tensor has a batch dimension first, [N, C, H, W] "
@@ -114,16 +126,32 @@ class Batch:
             if _sample.kind(inpt) not in (None, "Image", "Video"):
                 raise TypeError(f"{who}(per_sample=True) applies to image batches; got a {type(inpt).__name__}")
             self.tensor = inpt
-            self.samples = list(inpt.unbind(0))
+            self._samples = None
+            self._sizes = None
+            self.device = inpt.device
+            self.n = inpt.shape[0]
+            if self.n == 0:
+                raise ValueError(f"{who}(per_sample=True): expected a non-empty batch, got shape {list(inpt.shape)}")
         else:
             raise TypeError(f"{who}(per_sample=True): expected a batch tensor [N, C, H, W] or a list of [C, H, W] "
                             f"tensors, got {_describe(inpt)}")
-        self.device = self.samples[0].device
-        self.n = len(self.samples)
+
+    @property
+    def samples(self):
+        """The images: the list's tensors, or views of the batch tensor."""
+        if self._samples is None:
+            self._samples = list(self.tensor.unbind(0))
+        return self._samples
+
+    @property
+    def first(self):
+        return self.tensor[0] if self.tensor is not None else self._samples[0]
 
     def sizes(self):
         """[(H, W)] per image (host metadata: no synchronisation)."""
-        return [tuple(x.shape[-2:]) for x in self.samples]
+        if self._sizes is None:
+            self._sizes = [tuple(self.tensor.shape[-2:])] * self.n
+        return self._sizes
 
     def uniform(self):
         return self.tensor is not None
@@ -228,17 +256,6 @@ def apply_per_image(transform, batch, params, fixed_size=False):
 
 
 # ---- batched samplers (on the batch's device) and applies (one launch per op) -------------------
-def _sizes_on(batch):
-    """Per-image heights and widths as float64 tensors on the batch's device (Python numbers for a
-    uniform batch: no host-to-device copy, so that a captured graph holds only kernels)."""
-    torch = _torch()
-    if batch.uniform():
-        h, w = batch.samples[0].shape[-2:]
-        return float(h), float(w)
-    hw = torch.tensor(batch.sizes(), dtype=torch.float64).to(batch.device, non_blocking=True)
-    return hw[:, 0], hw[:, 1]
-
-
 def sample_coins(p, batch):
     """applied[i] = rand < p, compared in float32 as torchvision's ``torch.rand(1) < p``."""
     torch = _torch()
@@ -249,56 +266,29 @@ def sample_resized_crop(scale, ratio, batch, attempts=10):
     """RandomResizedCrop's boxes for every image at once, by torchvision's algorithm: up to 10
     attempts of an area fraction uniform in `scale` and a log-uniform aspect ratio in `ratio`,
     the first whose rounded box fits, at a uniform position; else the centred crop of the ratio
-    closest to the image's. All attempts are drawn at once (the first fitting one is kept), so the
-    distribution is torchvision's; the random stream is the device generator's."""
+    closest to the image's. Two calls whatever the batch: torch.rand draws every attempt's numbers
+    on the batch's device (the device generator's stream: graph-safe), and F.resized_crop_boxes
+    turns them into boxes (one launch on CUDA, the images' sizes in its arguments)."""
     torch = _torch()
-    dev, n = batch.device, batch.n
-    height, width = _sizes_on(batch)
-    area = height * width
-    log_ratio = torch.log(torch.tensor(ratio, dtype=torch.float32))
-    u_area = torch.empty(n, attempts, device=dev).uniform_(scale[0], scale[1])
-    u_ratio = torch.empty(n, attempts, device=dev).uniform_(float(log_ratio[0]), float(log_ratio[1]))
-    target = (u_area.double() * (area[:, None] if torch.is_tensor(area) else area))
-    aspect = torch.exp(u_ratio).double()
-    w = torch.round(torch.sqrt(target * aspect))
-    h = torch.round(torch.sqrt(target / aspect))
-    hh = height[:, None] if torch.is_tensor(height) else height
-    ww = width[:, None] if torch.is_tensor(width) else width
-    ok = (w > 0) & (w <= ww) & (h > 0) & (h <= hh)
-    first = torch.argmax(ok.to(torch.uint8), dim=1, keepdim=True)  # the first fitting attempt
-    found = ok.any(dim=1)
-    w = torch.gather(w, 1, first)[:, 0]
-    h = torch.gather(h, 1, first)[:, 0]
-    u_pos = torch.rand(n, 2, device=dev, dtype=torch.float64)
-    top = torch.floor(u_pos[:, 0] * (height - h + 1))
-    left = torch.floor(u_pos[:, 1] * (width - w + 1))
-    # The fallback: a centred crop of the in-range ratio closest to the image's. Python numbers
-    # for a uniform batch (made into tensors by fills, no host-to-device copy: capturable).
-    lo, hi = min(ratio), max(ratio)
-    if torch.is_tensor(height):
-        in_ratio = width / height
-        fw = torch.where(in_ratio < lo, width, torch.where(in_ratio > hi, torch.round(height * hi), width))
-        fh = torch.where(in_ratio < lo, torch.round(width / lo), height)
-    else:
-        in_ratio = width / height
-        fw, fh = width, height
-        if in_ratio < lo:
-            fh = float(round(width / lo))
-        elif in_ratio > hi:
-            fw = float(round(height * hi))
-        fw = torch.full((n,), fw, dtype=torch.float64, device=dev)
-        fh = torch.full((n,), fh, dtype=torch.float64, device=dev)
-    ftop = torch.floor((height - fh) / 2)
-    fleft = torch.floor((width - fw) / 2)
-    box = torch.stack([torch.where(found, top, ftop), torch.where(found, left, fleft),
-                       torch.where(found, h, fh), torch.where(found, w, fw)], dim=1).to(torch.int64)
-    return BatchParams({"top": box[:, 0], "left": box[:, 1], "height": box[:, 2], "width": box[:, 3],
-                        "applied": torch.ones(n, dtype=torch.bool, device=dev)})
+    from . import functional as F
+
+    u = torch.rand(batch.n, 2 * attempts + 2, device=batch.device)
+    box = F.resized_crop_boxes(u, batch.sizes(), scale, ratio)
+    columns = box.unbind(1)
+    params = BatchParams({"top": columns[0], "left": columns[1], "height": columns[2], "width": columns[3],
+                          "applied": torch.ones(batch.n, dtype=torch.bool, device=batch.device)})
+    params.box, params.box_columns = box, columns  # apply passes `box` itself while the fields are these
+    return params
 
 
 def boxes_of(params):
+    """The boxes as int64 [N, 4]: the sampler's own tensor when the fields are still its columns."""
     torch = _torch()
-    return torch.stack([params["top"], params["left"], params["height"], params["width"]], dim=1)
+    fields = [params["top"], params["left"], params["height"], params["width"]]
+    box = getattr(params, "box", None)
+    if box is not None and all(f is c for f, c in zip(fields, params.box_columns)):
+        return box
+    return torch.stack(fields, dim=1)
 
 
 def apply_resized_crop(batch, params, size, interpolation, antialias, hflip=None, dtype=None, scale=True, mean=None,
@@ -309,13 +299,17 @@ def apply_resized_crop(batch, params, size, interpolation, antialias, hflip=None
     from . import functional as F
     from ._interpolation import InterpolationMode
 
-    x0 = batch.samples[0]
+    x0 = batch.first
     if batch.device.type == "cuda" and not (
             interpolation == InterpolationMode.BILINEAR and antialias and x0.dtype in (torch.uint8, torch.float32)):
         return None
     if batch.device.type not in ("cuda", "cpu") or x0.ndim != 3:
         return None
-    plain = [x.as_subclass(torch.Tensor) if _sample.kind(x) else x for x in batch.samples]
+    if batch.tensor is not None:  # whole: its images become views in C++, not Python objects
+        plain = batch.tensor.as_subclass(torch.Tensor) if _sample.kind(batch.tensor) else batch.tensor
+    else:
+        tensor = torch.Tensor  # tv_tensors (subclasses) go as plain tensors; plain ones as they are
+        plain = [x if type(x) is tensor else x.as_subclass(tensor) for x in batch.samples]
     out = F.resized_crop_batch(plain, boxes_of(params), size, interpolation, antialias, hflip, dtype, scale, mean, std,
                                window)
     tv = _sample.tv_tensors()

@@ -46,7 +46,7 @@ from ._geometry import (
     ten_crop,
     vertical_flip,
 )
-from ._batch import color_jitter_batch, resized_crop_batch
+from ._batch import color_jitter_batch, resized_crop_batch, resized_crop_boxes
 from ._meta import (
     clamp_bounding_boxes,
     clamp_keypoints,
@@ -105,6 +105,7 @@ __all__ = [
     "resize",
     "resized_crop",
     "resized_crop_batch",
+    "resized_crop_boxes",
     "rgb_to_grayscale",
     "rotate",
     "sanitize_bounding_boxes",

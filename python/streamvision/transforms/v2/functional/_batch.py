@@ -35,10 +35,34 @@ def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, 
     synchronisation, capturable in CUDA graphs; output float32, float16, bfloat16 or the input's dtype).
     On CUDA, boxes outside their image are clamped into it (the device cannot raise); on the CPU they raise.
     """
-    if hasattr(images, "unbind") and getattr(images, "ndim", 0) == 4:
-        images = images.unbind(0)
-    return _C.resized_crop_batch(list(images), boxes, list(size), interpolation, antialias, hflip, dtype, scale, mean, std,
+    if not hasattr(images, "unbind"):
+        images = list(images)  # a batch tensor goes as it is: its images are views made in C++
+    return _C.resized_crop_batch(images, boxes, list(size), interpolation, antialias, hflip, dtype, scale, mean, std,
                                  None if window is None else list(window), stream=stream)
+
+
+def resized_crop_boxes(random, sizes, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), *, stream=None):
+    """RandomResizedCrop's boxes for a batch, from uniform random numbers: torchvision's get_params per image.
+
+    Image ``i`` (of size ``sizes[i]``) gets ``attempts = random.shape[1] // 2 - 1`` tries (torchvision: 10)
+    of an area fraction ``uniform(scale)`` (from ``random[i, 2a]``) and a log aspect ratio
+    ``uniform(log(ratio))`` (from ``random[i, 2a + 1]``), both in float32 as torchvision draws them; the first
+    box ``w = round(sqrt(area * fraction * aspect))``, ``h = round(sqrt(area * fraction / aspect))`` that fits is
+    placed at ``floor(random[i, -2] * (H - h + 1))``, ``floor(random[i, -1] * (W - w + 1))``; if none fits, the
+    centred box of the in-range ratio closest to the image's. With ``random = torch.rand(N, 22, device=...)``
+    the boxes follow torchvision's distribution; on CUDA this is one launch (the sizes travel in its
+    arguments), so sampling a batch never synchronises and replays with new numbers in a CUDA graph.
+
+    Args:
+        random: float32 ``[N, 2 * attempts + 2]``, values in ``[0, 1)``, on the device the boxes are wanted on.
+        sizes: ``N`` pairs ``(height, width)``, each positive.
+        scale, ratio: RandomResizedCrop's ``(min, max)`` ranges (``0 < ratio min``).
+        stream: keyword-only; as every op's.
+
+    Returns:
+        int64 ``[N, 4]``: ``(top, left, height, width)`` per image, on ``random``'s device.
+    """
+    return _C.resized_crop_boxes(random, sizes, list(scale), list(ratio), stream=stream)
 
 
 def color_jitter_batch(images, factors, order, enabled=(True, True, True, True), *, stream=None):
