@@ -104,12 +104,22 @@ def end_to_end(data, iters, results):
         images = svio.decode_jpeg(data, mode=svio.ImageReadMode.RGB, device="cuda")
         return pipeline(images)
 
+    def decode():
+        return svio.decode_jpeg(data, mode=svio.ImageReadMode.RGB, device="cuda")
+
     batch = run()
     assert batch.shape == (len(data), 3, 224, 224) and batch.dtype == torch.float32
-    e2e = rate(run, len(data), iters, torch.cuda.synchronize)
-    decode = results["gpu_decode_images_per_s"]["streamvision"]
-    results["end_to_end_images_per_s"] = e2e
-    results["end_to_end_over_decode"] = e2e / decode
+    # Decode alone and decode + augmentation alternate, twice, and the ratio is taken between
+    # them: on the H200 (8c15867) this run's end to end came out at 61 % of a decode rate timed
+    # earlier in the process, while a fresh process timed 7.79 ms for the decode and 8.37 ms for
+    # both (93 %): drift between phases, or state left by torchvision's decoder, not the pipeline.
+    e2e, alone = [], []
+    for _ in range(2):
+        alone.append(rate(decode, len(data), iters, torch.cuda.synchronize))
+        e2e.append(rate(run, len(data), iters, torch.cuda.synchronize))
+    results["end_to_end_images_per_s"] = max(e2e)
+    results["decode_alone_beside_end_to_end_images_per_s"] = max(alone)
+    results["end_to_end_over_decode"] = max(e2e) / max(alone)
 
 
 def cpu_decode_per_core(data, results):
@@ -150,7 +160,7 @@ def main():
         print(f"\nGPU decode, {args.batch} JPEGs 500x375 q90: streamvision {g['streamvision']:.0f} images/s"
               + (f", torchvision {tv:.0f} images/s ({g['streamvision'] / tv:.2f}x)" if tv else ""))
         print(f"end to end: {results['end_to_end_images_per_s']:.0f} images/s, "
-              f"{100 * results['end_to_end_over_decode']:.0f} % of decode alone (target >= 80 %)")
+              f"{100 * results['end_to_end_over_decode']:.0f} % of decode alone timed beside it (target >= 80 %)")
         print(f"GPU vs CPU decode: max abs difference {results['gpu_vs_cpu_max_abs_diff']}, "
               f"worst per-image mean {results['gpu_vs_cpu_worst_mean_abs_diff']:.3f} (torchvision's bound: mean < 2)")
     c = results["cpu_decode_images_per_s_per_core"]
