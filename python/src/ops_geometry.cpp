@@ -141,6 +141,28 @@ void bind_geometry_ops(nb::module_& m) {
       "RandomResizedCrop's boxes (top, left, height, width) for images of the given (height, width) sizes from "
       "uniform numbers random [N, 2 * attempts + 2] (float32): int64 [N, 4] on random's device, one launch on CUDA.");
 
+  m.def("color_jitter_params", [](nb::handle random, nb::sequence ranges, nb::handle stream) {
+        constexpr const char* op = "color_jitter_params";
+        const char* names[4] = {"brightness", "contrast", "saturation", "hue"};
+        if (nb::len(ranges) != 4) {
+          throw Error(ErrorKind::Value, op, "ranges", "4 ranges (brightness, contrast, saturation, hue), each (min, max) or None",
+                      std::to_string(nb::len(ranges)) + " items");
+        }
+        std::array<std::optional<std::array<double, 2>>, 4> r;
+        for (std::size_t k = 0; k < 4; ++k) {
+          nb::handle item = ranges[k];
+          if (item.is_none()) continue;
+          const auto v = float_list(item, op, names[k]);
+          if (v.size() != 2) throw Error(ErrorKind::Value, op, names[k], "(min, max)", format_list(v));
+          r[k] = std::array<double, 2>{v[0], v[1]};
+        }
+        OpCall call(op, random, stream, "random");
+        const auto out = functional::color_jitter_params(call.input(), r, call.stream());
+        return nb::make_tuple(call.wrap(out[0]), call.wrap(out[1]));
+      }, nb::arg("random"), nb::arg("ranges"), nb::kw_only(), nb::arg("stream").none() = nb::none(),
+      "ColorJitter's per-image factors (float64 [N, 4]) and op order (int64 [N, 4]) from uniform numbers random "
+      "[N, 8] (float32); ranges: brightness, contrast, saturation, hue, each (min, max) or None. One launch on CUDA.");
+
   m.def("color_jitter_batch", [](nb::handle images, nb::handle factors, nb::handle order, std::array<bool, 4> enabled,
                                  nb::handle stream) {
         OpCall call("color_jitter_batch", images, stream, "images");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "functional/op_context.hpp"
+#include "kernels/color_jitter_params.hpp"
 #include "kernels/resized_crop_boxes.hpp"
 #include "streamvision/functional/color.hpp"
 #include "streamvision/functional/crop.hpp"
@@ -19,6 +20,7 @@
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::ResizedCropBatch)
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::ColorJitterBatch)
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::ResizedCropBoxes)
+SV_DEFINE_KERNEL_TABLE(streamvision::ops::ColorJitterParams)
 
 namespace streamvision::functional {
 
@@ -194,6 +196,40 @@ Tensor resized_crop_boxes(const Tensor& random, const std::vector<std::array<std
   const auto kernel = kernel_table<ops::ResizedCropBoxes>().get(random.device(), random.dtype());
   kernel(contiguous(random), sizes, scale, ratio, boxes, on);
   return boxes;
+}
+
+std::array<Tensor, 2> color_jitter_params(const Tensor& random,
+                                          const std::array<std::optional<std::array<double, 2>>, 4>& ranges,
+                                          const std::optional<Stream>& stream) {
+  constexpr const char* op = "color_jitter_params";
+  if (!random.defined() || random.dtype() != DType::Float32 || random.dim() != 2 || random.size(1) != 8) {
+    throw Error(ErrorKind::Value, op, "random", "float32 [N, 8]", random.defined() ? describe(random) : "an undefined tensor");
+  }
+  const char* names[4] = {"brightness", "contrast", "saturation", "hue"};
+  for (int k = 0; k < 4; ++k) {
+    const auto& r = ranges[static_cast<std::size_t>(k)];
+    if (r && !(std::isfinite((*r)[0]) && std::isfinite((*r)[1]) && (*r)[0] <= (*r)[1])) {
+      throw Error(ErrorKind::Value, op, names[k], "a finite (min, max) range with min <= max",
+                  format_list(std::vector<double>{(*r)[0], (*r)[1]}));
+    }
+  }
+  const Stream on = detail::op_stream(op, random, stream);
+  const std::int64_t n = random.size(0);
+  std::array<Tensor, 2> out{empty({n, 4}, DType::Float64, random.device(), MemoryFormat::Contiguous, on),
+                            empty({n, 4}, DType::Int64, random.device(), MemoryFormat::Contiguous, on)};
+  if (n == 0) return out;
+  if (random.device().is_cpu()) {
+    const kernels::JitterDraw draw = kernels::make_jitter_draw(ranges);
+    const Tensor u = contiguous(random);
+    for (std::int64_t i = 0; i < n; ++i) {
+      kernels::color_jitter_draw(draw, static_cast<const float*>(u.data()) + 8 * i, out[0].data_as<double>() + 4 * i,
+                                 out[1].data_as<std::int64_t>() + 4 * i);
+    }
+    return out;
+  }
+  const auto kernel = kernel_table<ops::ColorJitterParams>().get(random.device(), random.dtype());
+  kernel(contiguous(random), ranges, out[0], out[1], on);
+  return out;
 }
 
 Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order,

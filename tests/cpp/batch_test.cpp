@@ -154,6 +154,40 @@ TEST(Batch, ResizedCropBoxesOnCuda) {
   EXPECT_LE(differing, 2);  // an exp tie at most (kernels/resized_crop_boxes.hpp)
 }
 
+// color_jitter_params: the order is the stable argsort of the first four numbers, factor k the
+// float32 uniform mapping of number 4 + k onto range k (0 for an op without a range); CUDA equals
+// the CPU exactly (no transcendental function is involved).
+void check_color_jitter_params(Device device) {
+  Tensor u = empty({2, 8}, DType::Float32, Device::cpu());
+  const float values[] = {0.5f, 0.5f, 0.25f, 0.5f, 0.0f, 0.5f, 0.5f, 0.75f,    //
+                          0.9f, 0.1f, 0.3f, 0.2f, 0.5f, 0.5f, 0.25f, 0.999f};
+  std::copy(values, values + 16, u.data_as<float>());
+  const std::array<std::optional<std::array<double, 2>>, 4> ranges{std::array<double, 2>{0.6, 1.4}, std::nullopt,
+                                                                   std::array<double, 2>{0.0, 2.0},
+                                                                   std::array<double, 2>{-0.5, 0.5}};
+  const auto out = functional::color_jitter_params(to_device(u, device), ranges);
+  const Tensor f = to_cpu(out[0]), o = to_cpu(out[1]);
+  EXPECT_EQ(std::vector<std::int64_t>(o.data_as<std::int64_t>(), o.data_as<std::int64_t>() + 8),
+            (std::vector<std::int64_t>{2, 0, 1, 3, 1, 3, 2, 0}));
+  const float mid = 0.5f * (1.4f - 0.6f) + 0.6f;
+  const std::vector<double> want{0.6f, 0.0, 1.0, 0.25, static_cast<double>(mid), 0.0, 0.5, static_cast<double>(0.999f * 1.0f - 0.5f)};
+  EXPECT_EQ(std::vector<double>(f.data_as<double>(), f.data_as<double>() + 8), want);
+}
+
+TEST(Batch, ColorJitterParamsOnCpu) { check_color_jitter_params(Device::cpu()); }
+
+TEST(Batch, ColorJitterParamsOnCuda) {
+  SV_REQUIRE_GPU();
+  check_color_jitter_params(kGpu);
+  const Tensor u = random_cpu({3000, 8}, DType::Float32, 12, 0.0, 0.999);
+  const std::array<std::optional<std::array<double, 2>>, 4> ranges{std::array<double, 2>{0.6, 1.4}, std::array<double, 2>{0.5, 1.5},
+                                                                   std::nullopt, std::array<double, 2>{-0.1, 0.1}};
+  const auto cpu = functional::color_jitter_params(u, ranges);
+  const auto cuda = functional::color_jitter_params(to_device(u, kGpu), ranges);
+  EXPECT_TRUE(bitwise_equal(cpu[0], to_cpu(cuda[0])));
+  EXPECT_TRUE(bitwise_equal(cpu[1], to_cpu(cuda[1])));
+}
+
 TEST(Batch, BadArguments) {
   const Case c = make_case(DType::UInt8, 3);
   const Tensor boxes = tensor_of(c.boxes, {4, 4});
@@ -174,6 +208,12 @@ TEST(Batch, BadArguments) {
   expect_error(ErrorKind::Value, "sizes[1]", [&] { functional::resized_crop_boxes(u, {{4, 4}, {4, 0}}, {0.08, 1.0}, {0.75, 1.3}); });
   expect_error(ErrorKind::Value, "scale", [&] { functional::resized_crop_boxes(u, {{4, 4}, {4, 4}}, {1.0, 0.08}, {0.75, 1.3}); });
   expect_error(ErrorKind::Value, "ratio", [&] { functional::resized_crop_boxes(u, {{4, 4}, {4, 4}}, {0.08, 1.0}, {0.0, 1.3}); });
+  const std::array<std::optional<std::array<double, 2>>, 4> none{};
+  expect_error(ErrorKind::Value, "random", [&] { functional::color_jitter_params(u, none); });
+  const Tensor u8 = random_cpu({2, 8}, DType::Float32, 1, 0.0, 0.9);
+  expect_error(ErrorKind::Value, "saturation", [&] {
+    functional::color_jitter_params(u8, {std::nullopt, std::nullopt, std::array<double, 2>{2.0, 1.0}, std::nullopt});
+  });
 }
 
 }  // namespace

@@ -369,6 +369,39 @@ def test_device_color_jitter_sampler_follows_torchvision():
     assert all(abs(c - expected) < 5 * sigma for c in counts.values()), counts
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_color_jitter_params_map_the_numbers_as_torch_does(device):
+    """F.color_jitter_params against a direct computation from the same numbers: the order is the
+    stable argsort of the first four (ties included), each factor is torch's float32 uniform_
+    mapping u * (hi - lo) + lo, widened; a None range gives 0."""
+    g = torch.Generator().manual_seed(5)
+    u = torch.rand(500, 8, generator=g)
+    u[0, :4] = torch.tensor([0.5, 0.5, 0.25, 0.5])  # ties: lower index first
+    u[1, 4:] = 0.0
+    u[2, 4:] = 1.0 - 2.0 ** -24
+    ranges = [(0.6, 1.4), None, (0.0, 2.5), (-0.5, 0.5)]
+    factors, order = F.color_jitter_params(u.to(device), ranges)
+    assert factors.dtype == torch.float64 and order.dtype == torch.int64 and factors.device.type == device
+    want_order = torch.stack([torch.tensor(sorted(range(4), key=lambda k: (float(row[k]), k))) for row in u[:, :4]])
+    assert torch.equal(order.cpu(), want_order)
+    assert order[0].tolist() == [2, 0, 1, 3]
+    want = torch.zeros(500, 4, dtype=torch.float64)
+    for k, r in enumerate(ranges):
+        if r is not None:
+            lo, hi = torch.tensor(r[0], dtype=torch.float32), torch.tensor(r[1], dtype=torch.float32)
+            want[:, k] = (u[:, 4 + k] * (hi - lo) + lo).double()
+    assert torch.equal(factors.cpu(), want)
+
+
+def test_color_jitter_params_bad_arguments():
+    for args, match in [((torch.rand(3, 7), [None] * 4), "random"), ((torch.rand(3, 8, dtype=torch.float64), [None] * 4), "random"),
+                        ((torch.rand(3, 8), [None] * 3), "ranges"), ((torch.rand(3, 8), [(1.0, 0.5), None, None, None]), "brightness"),
+                        ((torch.rand(3, 8), [None, None, None, (0.0, float("inf"))]), "hue"),
+                        ((torch.rand(3, 8), [None, (1.0, 2.0, 3.0), None, None]), "contrast")]:
+        with pytest.raises(ValueError, match=match):
+            F.color_jitter_params(*args)
+
+
 def test_device_coin_sampler_follows_p():
     x = torch.zeros(20000, 1, 2, 2)
     torch.manual_seed(0)

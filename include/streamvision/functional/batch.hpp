@@ -66,6 +66,13 @@ struct ResizedCropBoxes {
                           const std::array<double, 2>& scale, const std::array<double, 2>& ratio, const Tensor& boxes,
                           const Stream& stream);
 };
+// Kernel contract: random float32 contiguous [N, 8] on its device, ranges checked (lo <= hi,
+// finite), factors float64 and order int64 contiguous [N, 4] there.
+struct ColorJitterParams {
+  static constexpr const char* name = "color_jitter_params";
+  using Kernel = void (*)(const Tensor& random, const std::array<std::optional<std::array<double, 2>>, 4>& ranges,
+                          const Tensor& factors, const Tensor& order, const Stream& stream);
+};
 // Kernel contract: images [N, 3, H, W] (any strides), factors float64 [N, 4] and order int64
 // [N, 4] contiguous on their device, output like images; enabled[k] says whether op k applies.
 struct ColorJitterBatch {
@@ -93,6 +100,15 @@ Tensor resized_crop_boxes(const Tensor& random, const std::vector<std::array<std
                           const std::array<double, 2>& scale, const std::array<double, 2>& ratio,
                           const std::optional<Stream>& stream = std::nullopt);
 
+// color_jitter_params: ColorJitter's per-image draws for N images from uniform random numbers
+// (kernels/color_jitter_params.hpp says which number is which): random is float32 [N, 8] with
+// values in [0, 1); ranges[k] is op k's (min, max) factor range, or none for an op that does not
+// apply (factor 0). Returns (factors float64 [N, 4], order int64 [N, 4]) on random's device, as
+// color_jitter_batch takes them: one launch on CUDA, nothing copied from the host (capturable).
+std::array<Tensor, 2> color_jitter_params(const Tensor& random,
+                                          const std::array<std::optional<std::array<double, 2>>, 4>& ranges,
+                                          const std::optional<Stream>& stream = std::nullopt);
+
 // color_jitter_batch: ColorJitter's ops with each image's own factors and order. For image i,
 // for k in order[i] (a permutation of 0 brightness, 1 contrast, 2 saturation, 3 hue): when
 // enabled[k], adjust_<op>(image, factors[i][k]); the result equals those functionals in that
@@ -109,3 +125,4 @@ Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Ten
 SV_DECLARE_KERNEL_TABLE(streamvision::ops::ResizedCropBatch)
 SV_DECLARE_KERNEL_TABLE(streamvision::ops::ColorJitterBatch)
 SV_DECLARE_KERNEL_TABLE(streamvision::ops::ResizedCropBoxes)
+SV_DECLARE_KERNEL_TABLE(streamvision::ops::ColorJitterParams)

@@ -332,16 +332,21 @@ def apply_flip(batch, params, flip):
 def sample_color_jitter(ranges, batch):
     """ColorJitter's draws for every image: a uniformly random order of the four ops (the argsort
     of four uniform numbers: every permutation equally likely, as randperm(4)) and a factor
-    uniform in each range (None ranges: factor 0, disabled)."""
+    uniform in each range (None ranges: no field; the factor the batch op gets is 0, disabled).
+    Two calls whatever the batch: torch.rand on the batch's device and F.color_jitter_params."""
     torch = _torch()
-    dev, n = batch.device, batch.n
-    order = torch.argsort(torch.rand(n, 4, device=dev), dim=1)
+    from . import functional as F
+
+    factors, order = F.color_jitter_params(torch.rand(batch.n, 8, device=batch.device), ranges)
+    columns = factors.unbind(1)
     fields = {"order": order}
-    for key, r in zip(("b", "c", "s", "h"), ranges):
+    for key, r, column in zip(("b", "c", "s", "h"), ranges, columns):
         if r is not None:
-            fields[key] = torch.empty(n, device=dev).uniform_(r[0], r[1]).double()
-    fields["applied"] = torch.ones(n, dtype=torch.bool, device=dev)
-    return BatchParams(fields)
+            fields[key] = column
+    fields["applied"] = torch.ones(batch.n, dtype=torch.bool, device=batch.device)
+    params = BatchParams(fields)
+    params.jitter = (factors, order, columns)  # apply passes these while the fields are still them
+    return params
 
 
 def apply_color_jitter(batch, params, ranges):
@@ -355,12 +360,18 @@ def apply_color_jitter(batch, params, ranges):
     if batch.device.type not in ("cuda", "cpu"):
         return None
     n = batch.n
-    cols = []
-    for key, r in zip(("b", "c", "s", "h"), ranges):
-        v = params.get(key) if r is not None else None
-        cols.append(v.to(torch.float64) if isinstance(v, torch.Tensor) else torch.zeros(n, dtype=torch.float64, device=batch.device))
-    factors = torch.stack(cols, dim=1)
-    order = params["order"]
+    drawn = getattr(params, "jitter", None)
+    if drawn is not None and params.get("order") is drawn[1] and all(
+            params.get(key) is column for key, r, column in zip(("b", "c", "s", "h"), ranges, drawn[2]) if r is not None):
+        factors, order = drawn[0], drawn[1]  # the sampler's own tensors, unchanged
+    else:
+        cols = []
+        for key, r in zip(("b", "c", "s", "h"), ranges):
+            v = params.get(key) if r is not None else None
+            cols.append(v.to(torch.float64) if isinstance(v, torch.Tensor)
+                        else torch.zeros(n, dtype=torch.float64, device=batch.device))
+        factors = torch.stack(cols, dim=1)
+        order = params["order"]
     if not isinstance(order, torch.Tensor):
         return None
     plain = x.as_subclass(torch.Tensor) if _sample.kind(x) else x

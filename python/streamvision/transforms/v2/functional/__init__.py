@@ -46,7 +46,7 @@ from ._geometry import (
     ten_crop,
     vertical_flip,
 )
-from ._batch import color_jitter_batch, resized_crop_batch, resized_crop_boxes
+from ._batch import color_jitter_batch, color_jitter_params, resized_crop_batch, resized_crop_boxes
 from ._meta import (
     clamp_bounding_boxes,
     clamp_keypoints,
@@ -81,6 +81,7 @@ __all__ = [
     "clamp_bounding_boxes",
     "clamp_keypoints",
     "color_jitter_batch",
+    "color_jitter_params",
     "convert_bounding_box_format",
     "crop",
     "elastic",

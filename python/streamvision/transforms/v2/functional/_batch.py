@@ -65,6 +65,28 @@ def resized_crop_boxes(random, sizes, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 /
     return _C.resized_crop_boxes(random, sizes, list(scale), list(ratio), stream=stream)
 
 
+def color_jitter_params(random, ranges, *, stream=None):
+    """ColorJitter's per-image parameters for a batch, from uniform random numbers.
+
+    Image ``i``'s order of the four ops (0 brightness, 1 contrast, 2 saturation, 3 hue) is the argsort of
+    ``random[i, :4]`` (every permutation equally likely, as torchvision's ``randperm(4)``), and op ``k``'s
+    factor is ``random[i, 4 + k]`` mapped onto ``ranges[k]`` as torch's ``uniform_`` maps it (float32, then
+    float64), or 0 when ``ranges[k]`` is None. With ``random = torch.rand(N, 8, device=...)`` the draws follow
+    torchvision's distributions; on CUDA this is one launch, so sampling never synchronises and replays with
+    new numbers in a CUDA graph.
+
+    Args:
+        random: float32 ``[N, 8]``, values in ``[0, 1)``.
+        ranges: four ranges, brightness, contrast, saturation, hue: each ``(min, max)`` or None.
+        stream: keyword-only; as every op's.
+
+    Returns:
+        ``(factors, order)``: float64 ``[N, 4]`` and int64 ``[N, 4]`` on ``random``'s device, as
+        :func:`color_jitter_batch` takes them.
+    """
+    return _C.color_jitter_params(random, [None if r is None else list(r) for r in ranges], stream=stream)
+
+
 def color_jitter_batch(images, factors, order, enabled=(True, True, True, True), *, stream=None):
     """ColorJitter's four ops on each image of a batch with that image's own factors and order.
 
