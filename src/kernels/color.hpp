@@ -10,6 +10,7 @@
 // (float for float32 and integer images, double for float64) before use.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -183,9 +184,19 @@ PosterizeOp<T> make_posterize_op(int bits) {
 template <class T>
 struct SolarizeOp {
   static constexpr bool kUsesChannel = false;
+  // Integers of up to 16 bits compare with an integer level instead: float(x) >= t exactly when
+  // x >= ceil(t), and every such x is exact in float32. That drops the int-to-float conversion,
+  // a quarter-rate instruction on the GPU, from every value (uint8 solarize ran at 76 % of the
+  // copy bandwidth with it, ff59c01 on the H200).
+  static constexpr bool kIntegerLevel = !is_float_like<T> && sizeof(T) <= 2;
   opmath_t<T> threshold = 0;
+  std::int32_t level = 0;
   SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const {
-    return to_opmath(x) >= threshold ? invert_value(x) : x;
+    if constexpr (kIntegerLevel) {
+      return static_cast<std::int32_t>(x) >= level ? invert_value(x) : x;
+    } else {
+      return to_opmath(x) >= threshold ? invert_value(x) : x;
+    }
   }
 };
 
@@ -196,6 +207,10 @@ SolarizeOp<T> make_solarize_op(double threshold) {
     op.threshold = to_opmath(cast<T>(threshold));
   } else {
     op.threshold = static_cast<float>(threshold);
+    // ceil of the float32 threshold, kept within what a 16-bit value can be compared with; NaN
+    // inverts nothing (every comparison with it is false).
+    const double t = static_cast<double>(op.threshold);
+    op.level = std::isnan(t) ? 65537 : static_cast<std::int32_t>(std::fmin(std::fmax(std::ceil(t), -65537.0), 65537.0));
   }
   return op;
 }

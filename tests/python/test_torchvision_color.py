@@ -130,6 +130,43 @@ def test_hue_of_every_uint8_color_is_exact(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+def test_solarize_of_every_integer_value_is_exact(device):
+    # Every value of uint8, int8, int16 and uint16 against torchvision, for thresholds between
+    # values, on values, at the ends, beyond them and NaN: the integer images' comparison with
+    # ceil(threshold) (kernels/color.hpp) must select exactly what torchvision's float one does.
+    thresholds = [float("-inf"), -40000.5, -129.0, -3.5, -0.0, 0.0, 0.25, 1.0, 63.999, 127.5, 128.0, 254.9999, 255.0,
+                  float("nan")]
+    for dtype, lo, hi in [(torch.uint8, 0, 255), (torch.int8, -128, 127), (torch.int16, -32768, 32767),
+                          (torch.uint16, 0, 65535)]:
+        x = torch.arange(lo, hi + 1, dtype=torch.int64).to(dtype).reshape(1, 1, -1)
+        for t in thresholds + [hi - 0.5, float(hi), hi + 0.0 if dtype != torch.uint16 else 65534.5]:
+            if t > hi:
+                continue
+            expected = TF.solarize(x, t) if dtype != torch.uint16 else _solarize_reference(x, t)
+            got = F.solarize(x.to(device), t).cpu()
+            assert torch.equal(got, expected), f"{dtype} threshold {t} on {device}"
+
+
+def _solarize_reference(x, t):
+    # torchvision's rule for dtypes its invert does not take (uint16): where(x >= t, ~x, x).
+    wide = x.to(torch.int64)
+    return torch.where(wide.double() >= t, 65535 - wide, wide).to(x.dtype)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_brightness_of_a_large_uint8_image_is_exact(device):
+    # Above 2^20 values CUDA maps uint8 brightness through a table built by the same functor
+    # (cuda/color.cu); below, the functor runs per value. Both against torchvision.
+    g = torch.Generator().manual_seed(3)
+    for shape in [(3, 700, 600), (2, 3, 5, 7)]:
+        x = torch.randint(0, 256, shape, dtype=torch.uint8, generator=g)
+        n = min(256, x.numel())
+        x.view(-1)[:n] = torch.arange(n, dtype=torch.uint8)  # every value at least once in the large one
+        for f in (0.0, 0.37, 1.0, 1.3, 2.5, 1e9):
+            assert torch.equal(F.adjust_brightness(x.to(device), f).cpu(), TF.adjust_brightness(x, f)), (shape, f, device)
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_gaussian_blur(device):
     def call(rng, shape, dtype):
         kx, ky = rng.choice([1, 3, 5, 7, 9]), rng.choice([1, 3, 5, 7, 9])
