@@ -437,6 +437,25 @@ def test_resized_crop_batch_equals_the_chain(device, dtype, out_dtype):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+def test_resized_crop_batch_of_strong_downscales_equals_the_chain(device):
+    """Boxes 40-900 columns wide down to 7 (more horizontal taps than the CUDA kernel keeps per
+    column: its per-row fallback) and 3 to 500 rows down to 5, next to ordinary ones."""
+    g = torch.Generator().manual_seed(21)
+    xs = [torch.randint(0, 256, (3, h, w), dtype=torch.uint8, generator=g).to(device)
+          for h, w in [(60, 900), (500, 40), (3, 650), (33, 47)]]
+    rows = [[0, 0, 60, 900], [0, 1, 500, 39], [0, 10, 3, 640], [2, 3, 30, 40]]
+    flips = torch.tensor([True, False, True, False]).to(device)
+    out = F.resized_crop_batch(xs, torch.tensor(rows).to(device), [5, 7], hflip=flips, dtype=torch.float32,
+                               mean=[0.5, 0.4, 0.3], std=[0.2, 0.25, 0.3])
+    for i, x in enumerate(xs):
+        y = F.resized_crop(x, *rows[i], [5, 7], antialias=True)
+        if flips[i]:
+            y = F.horizontal_flip(y)
+        y = F.normalize(F.to_dtype(y, torch.float32, scale=True), [0.5, 0.4, 0.3], [0.2, 0.25, 0.3])
+        assert torch.equal(out[i], y), i
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_resized_crop_batch_of_a_batch_tensor_equals_its_list(device):
     """A [N, C, H, W] tensor goes to C++ whole (its images become views there): the same result as
     its images as a list, for a contiguous, a channels_last and a strided (sliced) batch."""
