@@ -99,6 +99,32 @@ def breakdown(label, fn):
     return {"host_us": host, "gpu_us": gpu, "kernels": ks[:8]}
 
 
+def host_parts(xs, sv_ps):
+    """The per-sample list pipeline's host time, step by step (median wall time per call, no
+    synchronisation): what the fused call is made of."""
+    from streamvision.transforms.v2 import _per_sample
+    import streamvision.transforms.v2.functional as F
+
+    rrc, flip = sv_ps.transforms[0], sv_ps.transforms[1]
+    batch = _per_sample.Batch(xs, "RandomResizedCrop")
+    boxes = _per_sample.boxes_of(rrc.sample_params(batch))
+    hflip = flip.sample_params(batch)["applied"]
+    plain = list(xs)
+    steps = {
+        "Batch(list): checks and sizes": lambda: _per_sample.Batch(xs, "RandomResizedCrop"),
+        "RandomResizedCrop.sample_params": lambda: rrc.sample_params(batch),
+        "RandomHorizontalFlip.sample_params": lambda: flip.sample_params(batch),
+        "F.resized_crop_batch(list of 256)": lambda: F.resized_crop_batch(plain, boxes, [224, 224], hflip=hflip,
+                                                                          dtype=torch.float32, mean=MEAN, std=STD),
+        "the whole Compose call": lambda: sv_ps(xs),
+    }
+    out = {}
+    for name, fn in steps.items():
+        out[name] = host_us(fn)
+        print(f"      host {out[name]:8.1f} us  {name}")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
@@ -137,6 +163,8 @@ def main():
             results.append({"case": name, "impl": label, "ms": ms, "images_per_s": ips, "pct_copy": 100 * bw / copy})
             if args.breakdown and "streamvision" in label and "loop" not in label:
                 results[-1]["breakdown"] = breakdown(label, fn)
+                if label == "streamvision per-sample batch" and not jitter:
+                    results[-1]["host_parts"] = host_parts(xs, sv_ps)
 
     x = torch.randint(0, 256, (64, 3, 1080, 1920), dtype=torch.uint8, device="cuda")
     steps = lambda mod: [mod.Resize([256, 455], antialias=True), mod.CenterCrop(224), mod.RandomHorizontalFlip(),  # noqa: E731
