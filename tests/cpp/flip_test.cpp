@@ -88,5 +88,25 @@ TEST(Flip, CudaEqualsCpu) {
   }
 }
 
+// Channels-last rows of whole pixels, which CUDA flips through shared memory for 1- and 2-byte
+// values: rows a multiple of 16 bytes (16-byte loads and stores), rows that are not, 2 to 4
+// channels, and a row too long for the shared buffer (the generic path).
+TEST(Flip, CudaPixelRowsEqualCpu) {
+  SV_REQUIRE_GPU();
+  std::uint64_t seed = 2000;
+  for (const Dims& shape : {Dims{2, 3, 8, 16}, Dims{1, 4, 5, 8}, Dims{3, 2, 7, 11}, Dims{2, 3, 6, 40}, Dims{1, 3, 2, 12000}}) {
+    for (DType dtype : {DType::UInt8, DType::Int16, DType::Float16, DType::Bool, DType::Float32}) {
+      SCOPED_TRACE(describe(shape, dtype, Layout::ChannelsLast));
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      const Tensor cpu_in = with_layout(src, Layout::ChannelsLast, Device::cpu());
+      const Tensor gpu_in = with_layout(src, Layout::ChannelsLast, kGpu);
+      const Tensor h = functional::horizontal_flip(gpu_in);
+      EXPECT_TRUE(h.is_channels_last());
+      EXPECT_TRUE(bitwise_equal(reference_flip(src, 1), h));
+      EXPECT_TRUE(bitwise_equal(src, gpu_in)) << "the input must not change";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace svt

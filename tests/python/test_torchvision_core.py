@@ -64,6 +64,35 @@ def test_flips(device, shape):
             assert_identical(F.vertical_flip(view), v, "vflip " + what)
 
 
+def pixel_row_views(device):
+    """Channels-last images whose rows are runs of whole pixels (CUDA flips them through shared
+    memory when values are 1 or 2 bytes): rows a multiple of 16 bytes or not, 2 to 4 channels,
+    HWC views of decoded-style images, crops at unaligned offsets, merged leading dims, and rows
+    too long for the shared buffer (the generic path)."""
+    def cl(shape, dtype, seed):
+        return random_image(shape, dtype, device, seed).contiguous(memory_format=torch.channels_last)
+
+    yield "uint8 48-byte rows", cl((2, 3, 8, 16), torch.uint8, 1)
+    yield "int16 C=4 64-byte rows", cl((1, 4, 5, 8), torch.int16, 2)
+    yield "uint8 C=2 22-byte rows", cl((3, 2, 7, 11), torch.uint8, 3)
+    yield "float16 C=3", cl((2, 3, 6, 8), torch.float16, 4)
+    yield "bool", cl((2, 3, 4, 16), torch.bool, 5)
+    yield "HWC view", random_image((9, 32, 3), torch.uint8, device, 6).permute(2, 0, 1)
+    yield "crop at an unaligned offset", cl((2, 3, 10, 40), torch.uint8, 7)[..., 2:8, 4:20]
+    yield "5-D, leading dims merged", random_image((2, 2, 6, 16, 3), torch.uint8, device, 8).permute(0, 1, 4, 2, 3)
+    yield "rows longer than the buffer", cl((1, 3, 2, 12000), torch.uint8, 9)
+    yield "C=1 (a reversed run)", cl((2, 1, 4, 33), torch.uint8, 10)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_horizontal_flip_of_pixel_rows(device):
+    for name, view in pixel_row_views(device):
+        expected = torch.flip(view.cpu(), [-1])
+        got = F.horizontal_flip(view)
+        assert got.shape == view.shape and got.dtype == view.dtype, name
+        assert torch.equal(got.cpu(), expected), name
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("scale", [False, True])
 def test_to_dtype_every_pair(device, scale):
