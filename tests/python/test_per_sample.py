@@ -314,6 +314,19 @@ def test_resized_crop_boxes_are_torchvisions_boxes(device, scale, ratio):
     assert checked > 0.95 * len(sizes)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_device_resized_crop_sampler_of_a_list_batch(device):
+    """The batched sampler on a list of different sizes (the sizes go to C++ as the images'
+    torch.Size tails): every box inside its own image, on the batch's device."""
+    xs = image_list(n=6, device=device)
+    torch.manual_seed(2)
+    p = _per_sample.sample_resized_crop((0.08, 1.0), (3 / 4, 4 / 3), _per_sample.Batch(xs, "RandomResizedCrop"))
+    box = _per_sample.boxes_of(p)
+    assert box.device.type == device and box.shape == (6, 4)
+    for (top, left, h, w), x in zip(box.tolist(), xs):
+        assert 0 <= top and top + h <= x.shape[-2] and 0 <= left and left + w <= x.shape[-1] and h > 0 and w > 0
+
+
 def test_resized_crop_boxes_on_cuda_equal_the_cpu():
     if not CUDA:
         pytest.skip("needs a CUDA device")
