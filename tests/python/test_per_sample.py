@@ -293,8 +293,8 @@ def _torchvision_box(u, h, w, scale, ratio, attempts=10):
 def test_resized_crop_boxes_are_torchvisions_boxes(device, scale, ratio):
     """F.resized_crop_boxes against torchvision's get_params fed the same numbers: every box
     (fitting attempt, position, fallback) exactly, for sizes from 1x1 to 4000 wide and very
-    flat or tall images (the fallback). Rows whose rounding came within 1e-6 of a tie are left
-    out (the last bit of exp is the C library's)."""
+    flat or tall images (the fallback). Rows whose rounding came within 1e-3 of a tie are left
+    out (torchvision's exp is float32, ours double: the last bits differ)."""
     g = torch.Generator().manual_seed(len(ratio) + int(scale[1]))
     sizes = [(int(h), int(w)) for h, w in torch.randint(1, 700, (300, 2), generator=g)]
     sizes += [(1, 1), (1, 4000), (4000, 1), (3, 1000), (1000, 3), (224, 224), (375, 500)]
@@ -307,7 +307,7 @@ def test_resized_crop_boxes_are_torchvisions_boxes(device, scale, ratio):
     checked = 0
     for i, (h, w) in enumerate(sizes):
         want, closest = _torchvision_box(u[i].tolist(), h, w, scale, ratio)
-        if closest < 1e-6:
+        if closest < 1e-3:
             continue
         assert got[i] == want, f"image {i} of size {h}x{w}: {got[i]} != torchvision's {want}"
         checked += 1
@@ -335,7 +335,7 @@ def test_resized_crop_boxes_on_cuda_equal_the_cpu():
     u = torch.rand(len(sizes), 22, generator=g)
     cpu = F.resized_crop_boxes(u, sizes, (0.08, 1.0), (3 / 4, 4 / 3))
     cuda = F.resized_crop_boxes(u.cuda(), sizes, (0.08, 1.0), (3 / 4, 4 / 3)).cpu()
-    assert (cpu != cuda).any(dim=1).sum() <= 1  # at most a row at an exp tie (see above)
+    assert torch.equal(cpu, cuda)
 
 
 def test_resized_crop_boxes_bad_arguments():
