@@ -109,6 +109,11 @@ def test_cpu_ops_on_torch_tensors_release_the_gil():
         while not stop.is_set():
             ticks[0] += 1
 
+    # The op runs on one thread (streamvision follows torch.get_num_threads() for torch inputs), so
+    # that a core is free for the spinner: with the op's pool on every core, a 2-core CI machine
+    # once gave the spinner no time slice during the op (0 ticks, GIL released or not).
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
     spinner = threading.Thread(target=spin)
     spinner.start()
     try:
@@ -118,6 +123,7 @@ def test_cpu_ops_on_torch_tensors_release_the_gil():
     finally:
         stop.set()
         spinner.join()
+        torch.set_num_threads(threads)
     assert during > 1000, f"the spinning thread advanced only {during} times while the op ran"
 
     results = []
