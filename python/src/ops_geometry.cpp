@@ -1,4 +1,6 @@
 // Bindings of the geometry ops with torchvision's names, parameters and defaults.
+#include <type_traits>
+
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 
@@ -19,6 +21,20 @@ PaddingMode padding_mode_from_py(nb::handle obj) {
                 nb::cast<std::string>(nb::repr(obj)));
   }
   return padding_mode_from_string(nb::cast<std::string>(obj));
+}
+
+// A (min, max) or (height, width) pair argument of the batch samplers.
+template <class T>
+std::array<T, 2> pair_from_py(nb::handle obj, const char* op, const char* argument, const char* expected) {
+  const auto v = [&] {
+    if constexpr (std::is_integral_v<T>) {
+      return int_list(obj, op, argument);
+    } else {
+      return float_list(obj, op, argument);
+    }
+  }();
+  if (v.size() != 2) throw Error(ErrorKind::Value, op, argument, expected, format_list(v));
+  return {v[0], v[1]};
 }
 
 }  // namespace
@@ -123,17 +139,9 @@ void bind_geometry_ops(nb::module_& m) {
         constexpr const char* op = "resized_crop_boxes";
         std::vector<std::array<std::int64_t, 2>> hw;
         hw.reserve(nb::len(sizes));
-        for (nb::handle item : sizes) {
-          const auto pair = int_list(item, op, "sizes");
-          if (pair.size() != 2) throw Error(ErrorKind::Value, op, "sizes", "(height, width) pairs", format_list(pair));
-          hw.push_back({pair[0], pair[1]});
-        }
-        auto range = [&](nb::handle v, const char* name) {
-          const auto r = float_list(v, op, name);
-          if (r.size() != 2) throw Error(ErrorKind::Value, op, name, "(min, max)", format_list(r));
-          return std::array<double, 2>{r[0], r[1]};
-        };
-        const auto sc = range(scale, "scale"), ra = range(ratio, "ratio");
+        for (nb::handle item : sizes) hw.push_back(pair_from_py<std::int64_t>(item, op, "sizes", "(height, width) pairs"));
+        const auto sc = pair_from_py<double>(scale, op, "scale", "(min, max)");
+        const auto ra = pair_from_py<double>(ratio, op, "ratio", "(min, max)");
         OpCall call(op, random, stream, "random");
         return call.wrap(functional::resized_crop_boxes(call.input(), hw, sc, ra, call.stream()));
       }, nb::arg("random"), nb::arg("sizes"), nb::arg("scale"), nb::arg("ratio"), nb::kw_only(),
@@ -151,10 +159,7 @@ void bind_geometry_ops(nb::module_& m) {
         std::array<std::optional<std::array<double, 2>>, 4> r;
         for (std::size_t k = 0; k < 4; ++k) {
           nb::handle item = ranges[k];
-          if (item.is_none()) continue;
-          const auto v = float_list(item, op, names[k]);
-          if (v.size() != 2) throw Error(ErrorKind::Value, op, names[k], "(min, max)", format_list(v));
-          r[k] = std::array<double, 2>{v[0], v[1]};
+          if (!item.is_none()) r[k] = pair_from_py<double>(item, op, names[k], "(min, max)");
         }
         OpCall call(op, random, stream, "random");
         const auto out = functional::color_jitter_params(call.input(), r, call.stream());

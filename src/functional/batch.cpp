@@ -65,6 +65,14 @@ void check_parameter(const Tensor& t, const char* name, DType dtype, const Dims&
   }
 }
 
+// A sampler's (min, max) range: finite, min <= max, and min > 0 where asked.
+void check_range(const char* op, const char* name, const std::array<double, 2>& v, bool positive = false) {
+  if (!(std::isfinite(v[0]) && std::isfinite(v[1]) && v[0] <= v[1]) || (positive && !(v[0] > 0))) {
+    throw Error(ErrorKind::Value, op, name, positive ? "finite (min, max) with 0 < min <= max" : "finite (min, max) with min <= max",
+                format_list(std::vector<double>{v[0], v[1]}));
+  }
+}
+
 // The CPU path: the functionals, image by image.
 void run_cpu(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor& hflip, const Tensor& out,
              const std::vector<std::int64_t>& size, InterpolationMode interpolation, std::optional<bool> antialias,
@@ -169,14 +177,8 @@ Tensor resized_crop_boxes(const Tensor& random, const std::vector<std::array<std
                   format_list(std::vector<std::int64_t>{sizes[i][0], sizes[i][1]}));
     }
   }
-  auto check_range = [&](const std::array<double, 2>& v, const char* name, bool positive) {
-    if (!(std::isfinite(v[0]) && std::isfinite(v[1]) && v[0] <= v[1]) || (positive && !(v[0] > 0))) {
-      throw Error(ErrorKind::Value, op, name, positive ? "finite (min, max) with 0 < min <= max" : "finite (min, max) with min <= max",
-                  format_list(std::vector<double>{v[0], v[1]}));
-    }
-  };
-  check_range(scale, "scale", false);
-  check_range(ratio, "ratio", true);
+  check_range(op, "scale", scale);
+  check_range(op, "ratio", ratio, /*positive=*/true);
   const Stream on = detail::op_stream(op, random, stream);
   const std::int64_t n = random.size(0);
   Tensor boxes = empty({n, 4}, DType::Int64, random.device(), MemoryFormat::Contiguous, on);
@@ -207,11 +209,7 @@ std::array<Tensor, 2> color_jitter_params(const Tensor& random,
   }
   const char* names[4] = {"brightness", "contrast", "saturation", "hue"};
   for (int k = 0; k < 4; ++k) {
-    const auto& r = ranges[static_cast<std::size_t>(k)];
-    if (r && !(std::isfinite((*r)[0]) && std::isfinite((*r)[1]) && (*r)[0] <= (*r)[1])) {
-      throw Error(ErrorKind::Value, op, names[k], "a finite (min, max) range with min <= max",
-                  format_list(std::vector<double>{(*r)[0], (*r)[1]}));
-    }
+    if (const auto& r = ranges[static_cast<std::size_t>(k)]) check_range(op, names[k], *r);
   }
   const Stream on = detail::op_stream(op, random, stream);
   const std::int64_t n = random.size(0);
@@ -221,10 +219,10 @@ std::array<Tensor, 2> color_jitter_params(const Tensor& random,
   if (random.device().is_cpu()) {
     const kernels::JitterDraw draw = kernels::make_jitter_draw(ranges);
     const Tensor u = contiguous(random);
-    for (std::int64_t i = 0; i < n; ++i) {
-      kernels::color_jitter_draw(draw, static_cast<const float*>(u.data()) + 8 * i, out[0].data_as<double>() + 4 * i,
-                                 out[1].data_as<std::int64_t>() + 4 * i);
-    }
+    const auto* uv = static_cast<const float*>(u.data());
+    auto* factors = out[0].data_as<double>();
+    auto* order = out[1].data_as<std::int64_t>();
+    for (std::int64_t i = 0; i < n; ++i) kernels::color_jitter_draw(draw, uv + 8 * i, factors + 4 * i, order + 4 * i);
     return out;
   }
   const auto kernel = kernel_table<ops::ColorJitterParams>().get(random.device(), random.dtype());

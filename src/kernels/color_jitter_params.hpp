@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "kernels/resized_crop_boxes.hpp"
+#include "kernels/uniform.hpp"
 #include "streamvision/core/macros.hpp"
 
 namespace streamvision::kernels {

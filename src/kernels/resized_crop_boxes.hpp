@@ -20,6 +20,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/sampling.hpp"
+#include "kernels/uniform.hpp"
 #include "streamvision/core/macros.hpp"
 
 namespace streamvision::kernels {
@@ -28,10 +30,11 @@ struct CropBoxRule {
   int attempts = 10;
   float scale_lo = 0.08f, scale_hi = 1.0f;      // area fraction
   float log_ratio_lo = 0.f, log_ratio_hi = 0.f;  // float32 logs of the ratio bounds, as torchvision's
-  double ratio_lo = 1.0, ratio_hi = 1.0;         // min(ratio), max(ratio) for the fallback
+  double ratio_lo = 1.0, ratio_hi = 1.0;         // the ratio bounds, for the fallback
 };
 
-// The rule of RandomResizedCrop(scale, ratio) with `attempts` draws (10, torchvision's).
+// The rule of RandomResizedCrop(scale, ratio) with `attempts` draws (10, torchvision's); the
+// front end has checked lo <= hi for both.
 inline CropBoxRule make_crop_box_rule(int attempts, double scale_lo, double scale_hi, double ratio_lo, double ratio_hi) {
   CropBoxRule r;
   r.attempts = attempts;
@@ -39,26 +42,9 @@ inline CropBoxRule make_crop_box_rule(int attempts, double scale_lo, double scal
   r.scale_hi = static_cast<float>(scale_hi);
   r.log_ratio_lo = std::log(static_cast<float>(ratio_lo));
   r.log_ratio_hi = std::log(static_cast<float>(ratio_hi));
-  r.ratio_lo = ratio_lo < ratio_hi ? ratio_lo : ratio_hi;
-  r.ratio_hi = ratio_lo < ratio_hi ? ratio_hi : ratio_lo;
+  r.ratio_lo = ratio_lo;
+  r.ratio_hi = ratio_hi;
   return r;
-}
-
-SV_HOST_DEVICE SV_FORCE_INLINE double round_half_even(double v) {
-#ifdef __CUDA_ARCH__
-  return rint(v);
-#else
-  return std::nearbyint(v);  // the default rounding mode: to nearest, ties to even
-#endif
-}
-
-// torch's uniform_(lo, hi) of one float32 number u in [0, 1): u * (hi - lo) + lo, in float32.
-SV_HOST_DEVICE SV_FORCE_INLINE float uniform_in(float u, float lo, float hi) { return u * (hi - lo) + lo; }
-
-// A uniform integer in [0, count) from u in [0, 1): floor(u * count), kept below count.
-SV_HOST_DEVICE SV_FORCE_INLINE std::int64_t uniform_index(float u, std::int64_t count) {
-  const auto k = static_cast<std::int64_t>(static_cast<double>(u) * static_cast<double>(count));
-  return k < count ? k : count - 1;
 }
 
 // box = (top, left, height, width) of an image `height` x `width` (both > 0).

@@ -327,6 +327,21 @@ def test_device_resized_crop_sampler_of_a_list_batch(device):
         assert 0 <= top and top + h <= x.shape[-2] and 0 <= left and left + w <= x.shape[-1] and h > 0 and w > 0
 
 
+def test_packed_params_follow_replaced_fields():
+    """The samplers keep the tensors the batch ops take (the boxes, the jitter factors and order);
+    a field the caller replaces between sample_params and apply is what apply uses."""
+    x = torch.zeros(4, 3, 20, 30, dtype=torch.uint8)
+    p = _per_sample.sample_resized_crop((0.08, 1.0), (3 / 4, 4 / 3), _per_sample.Batch(x, "t"))
+    assert _per_sample.boxes_of(p) is p.packed("box")
+    p["top"] = torch.zeros(4, dtype=torch.int64)
+    assert p.packed("box") is None and _per_sample.boxes_of(p)[:, 0].eq(0).all()
+    t = T.ColorJitter(0.4, None, 0.3, per_sample=True)
+    j = _per_sample.sample_color_jitter(t._ranges(), _per_sample.Batch(x, "ColorJitter"))
+    assert j.packed("jitter") is not None
+    j["b"] = torch.ones(4, dtype=torch.float64)
+    assert j.packed("jitter") is None
+
+
 def test_resized_crop_boxes_on_cuda_equal_the_cpu():
     if not CUDA:
         pytest.skip("needs a CUDA device")

@@ -64,6 +64,20 @@ class BatchParams(dict):
         super().__init__(fields)
         self.host = host  # {field: list of N values} or None
         self._samples = samples  # [dict or None] per sample: the draws themselves, exactly
+        self._packed = {}  # name -> (what a batch op takes, {field: the tensor it was made with})
+
+    def pack(self, name, value, made_with):
+        """Remembers `value`, the form a batch op takes (e.g. the boxes as one [N, 4] tensor), as
+        made from these fields, so that apply can pass it without rebuilding it."""
+        self._packed[name] = (value, made_with)
+
+    def packed(self, name):
+        """`value` of pack(name) while each field it was made with is still that very tensor (a
+        caller may replace fields between sample_params and apply), else None."""
+        value, made_with = self._packed.get(name, (None, {}))
+        if value is None or any(self.get(k) is not v for k, v in made_with.items()):
+            return None
+        return value
 
     def sample(self, i):
         """The parameters of sample i as the transform's single-image ``transform`` takes them."""
@@ -274,21 +288,19 @@ def sample_resized_crop(scale, ratio, batch, attempts=10):
 
     u = torch.rand(batch.n, 2 * attempts + 2, device=batch.device)
     box = F.resized_crop_boxes(u, batch.sizes(), scale, ratio)
-    columns = box.unbind(1)
-    params = BatchParams({"top": columns[0], "left": columns[1], "height": columns[2], "width": columns[3],
-                          "applied": torch.ones(batch.n, dtype=torch.bool, device=batch.device)})
-    params.box, params.box_columns = box, columns  # apply passes `box` itself while the fields are these
+    fields = dict(zip(("top", "left", "height", "width"), box.unbind(1)))
+    params = BatchParams({**fields, "applied": torch.ones(batch.n, dtype=torch.bool, device=batch.device)})
+    params.pack("box", box, fields)
     return params
 
 
 def boxes_of(params):
     """The boxes as int64 [N, 4]: the sampler's own tensor when the fields are still its columns."""
     torch = _torch()
-    fields = [params["top"], params["left"], params["height"], params["width"]]
-    box = getattr(params, "box", None)
-    if box is not None and all(f is c for f, c in zip(fields, params.box_columns)):
+    box = params.packed("box") if isinstance(params, BatchParams) else None
+    if box is not None:
         return box
-    return torch.stack(fields, dim=1)
+    return torch.stack([params["top"], params["left"], params["height"], params["width"]], dim=1)
 
 
 def apply_resized_crop(batch, params, size, interpolation, antialias, hflip=None, dtype=None, scale=True, mean=None,
@@ -338,14 +350,12 @@ def sample_color_jitter(ranges, batch):
     from . import functional as F
 
     factors, order = F.color_jitter_params(torch.rand(batch.n, 8, device=batch.device), ranges)
-    columns = factors.unbind(1)
     fields = {"order": order}
-    for key, r, column in zip(("b", "c", "s", "h"), ranges, columns):
+    for key, r, column in zip(("b", "c", "s", "h"), ranges, factors.unbind(1)):
         if r is not None:
             fields[key] = column
-    fields["applied"] = torch.ones(batch.n, dtype=torch.bool, device=batch.device)
-    params = BatchParams(fields)
-    params.jitter = (factors, order, columns)  # apply passes these while the fields are still them
+    params = BatchParams({**fields, "applied": torch.ones(batch.n, dtype=torch.bool, device=batch.device)})
+    params.pack("jitter", (factors, order), fields)
     return params
 
 
@@ -360,10 +370,9 @@ def apply_color_jitter(batch, params, ranges):
     if batch.device.type not in ("cuda", "cpu"):
         return None
     n = batch.n
-    drawn = getattr(params, "jitter", None)
-    if drawn is not None and params.get("order") is drawn[1] and all(
-            params.get(key) is column for key, r, column in zip(("b", "c", "s", "h"), ranges, drawn[2]) if r is not None):
-        factors, order = drawn[0], drawn[1]  # the sampler's own tensors, unchanged
+    drawn = params.packed("jitter") if isinstance(params, BatchParams) else None
+    if drawn is not None:
+        factors, order = drawn  # the sampler's own tensors, its fields unchanged
     else:
         cols = []
         for key, r in zip(("b", "c", "s", "h"), ranges):
