@@ -118,11 +118,39 @@ def host_parts(xs, sv_ps):
                                                                           dtype=torch.float32, mean=MEAN, std=STD),
         "the whole Compose call": lambda: sv_ps(xs),
     }
+    if len(sv_ps.transforms) > 4:  # ColorJitter after the flip
+        jitter = sv_ps.transforms[2]
+        steps["ColorJitter.sample_params"] = lambda: jitter.sample_params(batch)
     out = {}
     for name, fn in steps.items():
         out[name] = host_us(fn)
         print(f"      host {out[name]:8.1f} us  {name}")
+    out["profile"] = python_profile(lambda: sv_ps(xs))
     return out
+
+
+def python_profile(fn, calls=20, top=14):
+    """Where the host time of a call goes, by Python function (cProfile's own time per call)."""
+    import cProfile
+    import pstats
+
+    fn()
+    torch.cuda.synchronize()
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(calls):
+        fn()
+    prof.disable()
+    torch.cuda.synchronize()
+    rows = []
+    stats = pstats.Stats(prof).stats
+    for (path, line, name), (_, ncalls, tottime, cumtime, _) in sorted(stats.items(), key=lambda kv: -kv[1][2])[:top]:
+        where = f"{path.rsplit('/', 1)[-1]}:{line}({name})"
+        rows.append({"function": where, "calls": ncalls / calls, "own_us": tottime / calls * 1e6,
+                     "cum_us": cumtime / calls * 1e6})
+        print(f"        {tottime / calls * 1e6:8.1f} us own {cumtime / calls * 1e6:8.1f} us cum "
+              f"{ncalls / calls:7.1f} calls  {where}")
+    return rows
 
 
 def main():
@@ -163,7 +191,7 @@ def main():
             results.append({"case": name, "impl": label, "ms": ms, "images_per_s": ips, "pct_copy": 100 * bw / copy})
             if args.breakdown and "streamvision" in label and "loop" not in label:
                 results[-1]["breakdown"] = breakdown(label, fn)
-                if label == "streamvision per-sample batch" and not jitter:
+                if label == "streamvision per-sample batch":
                     results[-1]["host_parts"] = host_parts(xs, sv_ps)
 
     x = torch.randint(0, 256, (64, 3, 1080, 1920), dtype=torch.uint8, device="cuda")
@@ -186,6 +214,8 @@ def main():
         results.append({"case": name, "impl": label, "ms": ms, "images_per_s": 64 / ms * 1e3, "pct_copy": 100 * bw / copy})
         if args.breakdown and "streamvision" in label:
             results[-1]["breakdown"] = breakdown(label, fn)
+            if label == "streamvision fused":
+                results[-1]["profile"] = python_profile(fn)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"gpu": props.name, "copy_gb_s": copy, "results": results}, f, indent=1)

@@ -26,6 +26,16 @@ PaddingMode padding_mode_from_py(nb::handle obj) {
 // A (min, max) or (height, width) pair argument of the batch samplers.
 template <class T>
 std::array<T, 2> pair_from_py(nb::handle obj, const char* op, const char* argument, const char* expected) {
+  if constexpr (std::is_integral_v<T>) {
+    // The common case, a tuple of two ints (a batch's sizes: one pair per image), without a list.
+    PyObject* p = obj.ptr();
+    if (PyTuple_CheckExact(p) && PyTuple_GET_SIZE(p) == 2 && PyLong_CheckExact(PyTuple_GET_ITEM(p, 0)) &&
+        PyLong_CheckExact(PyTuple_GET_ITEM(p, 1))) {
+      const long long a = PyLong_AsLongLong(PyTuple_GET_ITEM(p, 0)), b = PyLong_AsLongLong(PyTuple_GET_ITEM(p, 1));
+      if (!PyErr_Occurred()) return {static_cast<T>(a), static_cast<T>(b)};
+      PyErr_Clear();  // out of range: int_list says so
+    }
+  }
   const auto v = [&] {
     if constexpr (std::is_integral_v<T>) {
       return int_list(obj, op, argument);
@@ -134,6 +144,42 @@ void bind_geometry_ops(nb::module_& m) {
       "Image i of `images` cropped to boxes[i] (top, left, height, width), resized to `size`, flipped horizontally "
       "where hflip[i], then optionally to_dtype(dtype, scale) and normalize(mean, std): one [N, C, H, W] result; "
       "two launches on CUDA.");
+
+  m.def("_image_list_sizes", [](nb::handle images) -> nb::object {
+        // A per-sample list batch's one host pass (its images' sizes, and that they share device,
+        // dtype and channel count), through the C exchange of torch tensors: a C call per image
+        // instead of five Python attribute reads (~0.65 us an image on the H200's host). None when
+        // an item is not such a tensor or does not match: the caller's Python pass then says which.
+        if (!PyList_Check(images.ptr()) && !PyTuple_Check(images.ptr())) return nb::none();
+        const std::size_t n = nb::len(images);
+        nb::list sizes;
+        dl::Device device{};
+        dl::DataType dtype{};
+        std::int64_t channels = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          nb::handle x = images[i];
+          const dl::ExchangeAPI* api = exchange_api_of(Py_TYPE(x.ptr()));
+          if (api == nullptr || api->dltensor_from_py_object_no_sync == nullptr) return nb::none();
+          dl::Tensor view;
+          if (api->dltensor_from_py_object_no_sync(x.ptr(), &view) != 0) {
+            PyErr_Clear();
+            return nb::none();
+          }
+          if (view.ndim != 3) return nb::none();
+          if (i == 0) {
+            device = view.device;
+            dtype = view.dtype;
+            channels = view.shape[0];
+          } else if (view.shape[0] != channels || view.device.device_type != device.device_type ||
+                     view.device.device_id != device.device_id || view.dtype.code != dtype.code ||
+                     view.dtype.bits != dtype.bits || view.dtype.lanes != dtype.lanes) {
+            return nb::none();
+          }
+          sizes.append(nb::make_tuple(view.shape[1], view.shape[2]));
+        }
+        return std::move(sizes);
+      }, nb::arg("images"),
+      "Internal: [(H, W)] of a list of [C, H, W] torch tensors sharing device, dtype and channel count, or None.");
 
   m.def("resized_crop_boxes", [](nb::handle random, nb::sequence sizes, nb::handle scale, nb::handle ratio, nb::handle stream) {
         constexpr const char* op = "resized_crop_boxes";

@@ -484,6 +484,42 @@ def test_resized_crop_batch_of_strong_downscales_equals_the_chain(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32])
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_resized_crop_batch_across_tiles_and_schedules_equals_the_chain(device, dtype, channels):
+    """Outputs of several tiles with partial edge tiles (CUDA's tiled schedule: 32x16 output
+    pixels a block), flipped and not, up- and downscaled; a 1900-column row down to 100 (the
+    widest span the tiled schedule takes) and a batch with a 2100-column one (the two-pass
+    schedule), each against the chain of functionals."""
+    g = torch.Generator().manual_seed(5 + channels)
+
+    def make(h, w):
+        x = torch.randint(0, 256, (channels, h, w), dtype=torch.uint8, generator=g)
+        return (x if dtype == torch.uint8 else x.to(dtype) / 255).to(device)
+
+    cases = [
+        ([(300, 500), (480, 640), (77, 1000), (20, 30)], [[10, 20, 280, 470], [0, 0, 480, 640], [5, 100, 60, 800], [2, 3, 9, 11]],
+         [40, 70]),
+        ([(50, 1900), (60, 700)], [[0, 0, 50, 1900], [3, 1, 57, 690]], [10, 100]),
+        ([(50, 2100), (60, 700)], [[0, 0, 50, 2100], [3, 1, 57, 690]], [10, 100]),
+    ]
+    for sizes, rows, size in cases:
+        xs = [make(h, w) for h, w in sizes]
+        flips = torch.tensor([i % 2 == 0 for i in range(len(xs))])
+        mean, std = [0.5, 0.4, 0.3, 0.2][:channels], [0.2, 0.25, 0.3, 0.35][:channels]
+        out = F.resized_crop_batch(xs, torch.tensor(rows).to(device), size, hflip=flips.to(device), dtype=torch.float32,
+                                   mean=mean, std=std)
+        plain = F.resized_crop_batch(xs, torch.tensor(rows).to(device), size)
+        for i, x in enumerate(xs):
+            y = F.resized_crop(x, *rows[i], size, antialias=True)
+            assert torch.equal(plain[i], y), (sizes[i], "no flip, no tail")
+            if flips[i]:
+                y = F.horizontal_flip(y)
+            y = F.normalize(F.to_dtype(y, torch.float32, scale=True), mean, std)
+            assert torch.equal(out[i], y), (sizes[i], size)
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_resized_crop_batch_of_a_batch_tensor_equals_its_list(device):
     """A [N, C, H, W] tensor goes to C++ whole (its images become views there): the same result as
     its images as a list, for a contiguous, a channels_last and a strided (sliced) batch."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 import sys
 
 from . import _sample
+from ... import _C
 
 __all__ = ["BatchParams", "ImageList"]
 
@@ -112,23 +113,18 @@ class Batch:
         if isinstance(inpt, (list, tuple)):
             if not inpt:
                 raise ValueError(f"{who}(per_sample=True): expected a non-empty batch, got an empty {type(inpt).__name__}")
-            # One pass: what every image must be, and the sizes (the batch's only host metadata).
+            # One pass: what every image must be, and the sizes (the batch's only host metadata): in C
+            # for torch tensors (a C call an image instead of five attribute reads: 256 images 104 ->
+            # ~15 us on a desktop core), else, or to say what is wrong, in Python.
             tensor_type = torch.Tensor if torch is not None else ()
             first = inpt[0]
             if not isinstance(first, tensor_type) or first.ndim != 3:
                 raise TypeError(f"{who}(per_sample=True): a list batch holds [C, H, W] torch tensors; item 0 is "
                                 f"{_describe(first)}")
-            device, dtype, channels = first.device, first.dtype, first.shape[0]
-            sizes = []
-            for i, x in enumerate(inpt):
-                shape = x.shape if isinstance(x, tensor_type) else None
-                if shape is None or len(shape) != 3:
-                    raise TypeError(f"{who}(per_sample=True): a list batch holds [C, H, W] torch tensors; item {i} is "
-                                    f"{_describe(x)}")
-                if shape[0] != channels or x.dtype != dtype or x.device != device:
-                    raise ValueError(f"{who}(per_sample=True): the images of a batch share device, dtype and channel "
-                                     f"count; item 0 is {_describe(first)}, item {i} is {_describe(x)}")
-                sizes.append(shape[1:])
+            device = first.device
+            sizes = _C._image_list_sizes(inpt)
+            if sizes is None:
+                sizes = _list_sizes(inpt, who, tensor_type)
             self._samples = list(inpt)
             self._sizes = sizes
             self.device = device
@@ -177,6 +173,22 @@ class Batch:
         if self.tensor is None or any(o.shape != outs[0].shape for o in outs):
             return rebuild_list(outs, fixed_size)
         return _stack(outs, like=self.tensor)
+
+
+def _list_sizes(inpt, who, tensor_type):
+    """[(H, W)] of a list batch's images, checking that each is a [C, H, W] tensor like item 0."""
+    first = inpt[0]
+    device, dtype, channels = first.device, first.dtype, first.shape[0]
+    sizes = []
+    for i, x in enumerate(inpt):
+        if not isinstance(x, tensor_type) or x.ndim != 3:
+            raise TypeError(f"{who}(per_sample=True): a list batch holds [C, H, W] torch tensors; item {i} is "
+                            f"{_describe(x)}")
+        if x.shape[0] != channels or x.dtype != dtype or x.device != device:
+            raise ValueError(f"{who}(per_sample=True): the images of a batch share device, dtype and channel "
+                             f"count; item 0 is {_describe(first)}, item {i} is {_describe(x)}")
+        sizes.append(tuple(x.shape[1:]))
+    return sizes
 
 
 def rebuild_list(outs, fixed_size):
