@@ -47,7 +47,7 @@ const char* extension(OutputFormat format) {
 
 void write_atomically(const fs::path& path, const std::string& bytes) {
   static std::atomic<unsigned> counter{0};
-  fs::create_directories(path.parent_path());
+  if (!path.parent_path().empty()) fs::create_directories(path.parent_path());  // "sheet.png": the current folder
   const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) +
                                              "-" + std::to_string(counter++));
   {

@@ -21,9 +21,11 @@
 #include <streamvision/io/image_io.hpp>
 #include <streamvision/streamvision.hpp>
 
+#include "batch_transfer.hpp"
 #include "contact_sheet.hpp"
 #include "inputs.hpp"
 #include "outputs.hpp"
+#include "pinned_pool.hpp"
 #include "pipeline.hpp"
 #include "progress.hpp"
 
@@ -110,24 +112,29 @@ std::optional<fs::path> existing_output(const fs::path& out_dir, const std::stri
 
 struct Decoded {
   bool ready = false;
-  sv::Tensor bytes;  // kept for GPU decoding
-  sv::Tensor image;  // CPU-decoded uint8 [C, H, W]
+  sv::Tensor bytes;  // a JPEG kept for the GPU decoder
+  sv::Tensor image;  // uint8 [C, H, W], decoded on the CPU (or on the device by the GPU decoder)
   std::string error;
 };
 
+// Host time per stage, as the summary names them. On CUDA "staging" is copying decoded images
+// into page-locked memory and queueing their upload, and "pipeline" (compute_us) is queueing the
+// steps and the downloads, waiting for a batch's results and handing them on: the device's time
+// shows there only where the host waits for it.
 struct Stages {
-  std::atomic<std::int64_t> read_us{0}, decode_us{0}, compute_us{0}, write_us{0};
+  std::atomic<std::int64_t> read_us{0}, decode_us{0}, staging_us{0}, compute_us{0}, write_us{0};
   static void add(std::atomic<std::int64_t>& a, Clock::time_point t0) {
     a += std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0).count();
   }
 };
 
-// Reads (and on the CPU path decodes) inputs on `workers` threads, at most `window` images ahead
-// of the consumer; the consumer takes them in input order.
+// Reads and decodes inputs on `workers` threads, at most `window` images ahead of the consumer;
+// the consumer takes them in input order. With `leave_jpegs` JPEGs stay encoded, for the GPU
+// decoder to take as a batch; the other images are decoded here all the same.
 class DecodePool {
  public:
-  DecodePool(const std::vector<Input>& inputs, int workers, std::size_t window, bool decode, Stages& stages)
-      : inputs_(inputs), slots_(inputs.size()), window_(window), decode_(decode), stages_(stages) {
+  DecodePool(const std::vector<Input>& inputs, int workers, std::size_t window, bool leave_jpegs, Stages& stages)
+      : inputs_(inputs), slots_(inputs.size()), window_(window), leave_jpegs_(leave_jpegs), stages_(stages) {
     for (int w = 0; w < workers; ++w) threads_.emplace_back([this] { work(); });
   }
   ~DecodePool() {
@@ -163,7 +170,7 @@ class DecodePool {
         auto t0 = Clock::now();
         d.bytes = sv::io::read_file(inputs_[i].path.string());
         Stages::add(stages_.read_us, t0);
-        if (decode_) {
+        if (!leave_jpegs_ || sv::io::sniff_image_format(d.bytes) != sv::io::ImageFormat::JPEG) {
           t0 = Clock::now();
           d.image = sv::io::decode_image(d.bytes, sv::io::ImageReadMode::RGB, /*apply_exif_orientation=*/true);
           Stages::add(stages_.decode_us, t0);
@@ -185,7 +192,7 @@ class DecodePool {
   const std::vector<Input>& inputs_;
   std::vector<Decoded> slots_;
   std::size_t window_;
-  bool decode_;
+  bool leave_jpegs_;
   Stages& stages_;
   std::mutex mutex_;
   std::condition_variable ready_, space_;
@@ -260,6 +267,27 @@ std::string call_list(const CallLog& log) {
   return s + "]";
 }
 
+// One batch, from taking its inputs to handing its results on.
+struct Batch {
+  struct Result {
+    std::size_t i;           // position in the inputs
+    sv::Tensor value;        // the pipeline's output; on CUDA, its host copy once downloads are queued
+    sv::Tensor sheet_input;  // the input image, for the contact sheet (undefined when not on it)
+  };
+  std::size_t b0 = 0, b1 = 0;  // positions [b0, b1) of the inputs
+  std::vector<Decoded> items;  // items[k] is input b0 + k
+  std::vector<Result> results;
+  sv::Tensor staging;          // CUDA: the pinned block its upload reads, held until `done`
+  sv::Event done;              // CUDA: recorded after its downloads; the host reads results after it
+};
+
+// A host copy of a tensor in page-locked memory, so that its block goes back to the pool.
+sv::Tensor pageable_copy(const sv::Tensor& t) {
+  const sv::Tensor out = sv::empty_like(t);
+  sv::copy_(out, t);
+  return out;
+}
+
 }  // namespace
 
 int run(const RunOptions& o) {
@@ -322,66 +350,75 @@ int run(const RunOptions& o) {
   const std::size_t sheet_count = o.contact_sheet.empty() ? 0 : static_cast<std::size_t>(std::max(0, o.contact_sheet_count));
   Progress progress(inputs.size(), ::isatty(STDERR_FILENO) != 0);
   std::size_t finished = 0;
-  // --shard-size: results of one shape stacked into shard_NNNNN.npy, in input order.
-  std::vector<std::pair<std::size_t, sv::Tensor>> shard;
-  int shards_written = 0;
   {
-    DecodePool pool(inputs, workers, std::max<std::size_t>(2 * o.batch, 4 * workers), !gpu_decode, stages);
+    DecodePool pool(inputs, workers, std::max<std::size_t>(2 * o.batch, 4 * workers), /*leave_jpegs=*/gpu_decode, stages);
     Writer writer(stages);
+    PinnedPool pinned;
+
+    // --shard-size: results of one shape stacked into shard_NNNNN.npy, in input order, each
+    // copied into the shard's rows as it comes.
+    sv::Tensor shard_rows;
+    std::vector<std::size_t> shard_positions;
+    int shards_written = 0;
     auto flush_shard = [&] {
-      if (shard.empty()) return;
-      const sv::Tensor& first = shard.front().second;
-      sv::Dims shape{static_cast<std::int64_t>(shard.size())};
-      for (int d = 0; d < first.dim(); ++d) shape.push_back(first.size(d));
-      const sv::Tensor stacked = sv::empty(shape, first.dtype(), sv::Device::cpu());
-      for (std::size_t k = 0; k < shard.size(); ++k) sv::copy_(stacked.select(0, static_cast<std::int64_t>(k)), shard[k].second);
+      if (shard_positions.empty()) return;
+      const auto n = static_cast<std::int64_t>(shard_positions.size());
+      const sv::Tensor stacked = n == shard_rows.size(0) ? shard_rows : shard_rows.slice(0, 0, n);
       char name[32];
       std::snprintf(name, sizeof(name), "shard_%05d.npy", shards_written++);
-      for (std::size_t k = 0; k < shard.size(); ++k) {
-        std::string& line = manifest[shard[k].first];
+      for (std::size_t k = 0; k < shard_positions.size(); ++k) {
+        std::string& line = manifest[shard_positions[k]];
         line.replace(line.find("%OUTPUT%"), 8, json_string(name) + ", \"shard_index\": " + std::to_string(k));
       }
-      writer.push(shard.front().first, out_dir / name, stacked, OutputFormat::Npy);
-      shard.clear();
+      writer.push(shard_positions.front(), out_dir / name, stacked, OutputFormat::Npy);
+      shard_rows = sv::Tensor();
+      shard_positions.clear();
     };
-    for (std::size_t b0 = 0; b0 < inputs.size() && !g_interrupted; b0 += o.batch) {
-      const std::size_t b1 = std::min(inputs.size(), b0 + static_cast<std::size_t>(o.batch));
-      std::vector<Decoded> batch;
-      for (std::size_t i = b0; i < b1; ++i) batch.push_back(pool.take(i));
-      if (gpu_decode) {
-        // One nvJPEG batch (PNGs on the CPU, then moved), on our stream.
-        std::vector<sv::Tensor> bytes;
-        std::vector<std::size_t> where;
-        for (std::size_t k = 0; k < batch.size(); ++k) {
-          if (batch[k].error.empty()) {
-            bytes.push_back(batch[k].bytes);
-            where.push_back(k);
-          }
-        }
-        const auto t0 = Clock::now();
-        std::vector<std::string> errors;
-        const auto images = sv::io::decode_image(bytes, sv::io::ImageReadMode::RGB, true, device, sv::io::OnError::Skip,
-                                                 &errors, stream);
-        Stages::add(stages.decode_us, t0);
-        for (std::size_t k = 0; k < where.size(); ++k) {
-          batch[where[k]].image = images[k];
-          if (!errors[k].empty()) batch[where[k]].error = errors[k];
-        }
+    auto add_to_shard = [&](std::size_t i, const sv::Tensor& host) {
+      if (!shard_rows.defined()) {
+        // No more rows than inputs are left.
+        sv::Dims shape{static_cast<std::int64_t>(std::min<std::size_t>(o.shard_size, inputs.size() - i))};
+        for (int d = 0; d < host.dim(); ++d) shape.push_back(host.size(d));
+        shard_rows = sv::empty(shape, host.dtype(), sv::Device::cpu());
       }
-      const auto t_compute = Clock::now();
-      std::vector<std::pair<std::size_t, sv::Tensor>> results;
-      for (std::size_t k = 0; k < batch.size(); ++k) {
-        const std::size_t i = b0 + k;
-        if (!batch[k].error.empty()) {
-          failures[i] = batch[k].error;
+      const sv::Tensor row = shard_rows.select(0, static_cast<std::int64_t>(shard_positions.size()));
+      if (!(sv::Dims(row.shape()) == sv::Dims(host.shape()) && row.dtype() == host.dtype())) {
+        throw std::runtime_error("result " + sv::Dims(host.shape()).str() + " differs from the shard's " +
+                                 sv::Dims(row.shape()).str() + " (shards need a pipeline with a fixed output size)");
+      }
+      sv::copy_(row, host);
+      shard_positions.push_back(i);
+      if (shard_positions.size() == static_cast<std::size_t>(o.shard_size)) flush_shard();
+    };
+
+    std::size_t sheet_reserved = 0;  // results picked for the contact sheet so far
+    auto take = [&](std::size_t b0) {
+      Batch batch;
+      batch.b0 = b0;
+      batch.b1 = std::min(inputs.size(), b0 + static_cast<std::size_t>(o.batch));
+      for (std::size_t i = b0; i < batch.b1; ++i) batch.items.push_back(pool.take(i));
+      return batch;
+    };
+    // Runs the steps on x[k], the image of input b0 + k on the device (on CUDA they queue their
+    // work on the stream). A step that fails skips that image only.
+    auto compute = [&](Batch& batch, const std::vector<sv::Tensor>& x) {
+      for (std::size_t k = 0; k < batch.items.size(); ++k) {
+        const std::size_t i = batch.b0 + k;
+        if (!batch.items[k].error.empty()) {
+          failures[i] = batch.items[k].error;
           continue;
         }
         try {
           SampleRandom random(o.seed, todo[i]);
           CallLog log;
-          sv::Tensor x = sv::to_device(batch[k].image, device, stream);
-          for (const Step& step : steps) x = step.run(x, stream, random, log);
-          results.emplace_back(i, x);
+          sv::Tensor y = x[k];
+          for (const Step& step : steps) y = step.run(y, stream, random, log);
+          Batch::Result result{i, y, sv::Tensor()};
+          if (sheet_reserved < sheet_count) {
+            result.sheet_input = batch.items[k].image;
+            ++sheet_reserved;
+          }
+          batch.results.push_back(std::move(result));
           manifest[i] = "{\"index\": " + std::to_string(todo[i]) + ", \"input\": " + json_string(inputs[i].path.string()) +
                         ", \"output\": %OUTPUT%" + (inputs[i].label >= 0 ? ", \"label\": " + std::to_string(inputs[i].label) : "") +
                         ", \"calls\": " + call_list(log) + "}";
@@ -389,37 +426,133 @@ int run(const RunOptions& o) {
           failures[i] = std::string("pipeline: ") + e.what();
         }
       }
-      if (device.is_cuda()) stream.synchronize();
-      for (auto& [i, y] : results) {
+    };
+    // Host results to the contact sheet and to the writer (one file each, or a shard's row).
+    auto hand_off = [&](Batch& batch) {
+      for (Batch::Result& r : batch.results) {
+        const std::size_t i = r.i;
         try {
-          const sv::Tensor host = sv::to_device(y, sv::Device::cpu(), stream);
-          if (sheet.size() < sheet_count) {
-            sheet.push_back({inputs[i].path.filename().string(), sv::to_device(batch[i - b0].image, sv::Device::cpu()), host});
+          if (r.sheet_input.defined()) {
+            // On CUDA both live in buffers that go back to their pools: the sheet keeps copies.
+            sheet.push_back({inputs[i].path.filename().string(), device.is_cuda() ? pageable_copy(r.sheet_input) : r.sheet_input,
+                             device.is_cuda() ? pageable_copy(r.value) : r.value});
           }
           if (o.shard_size > 0) {
-            if (!shard.empty() && !(sv::Dims(shard.front().second.shape()) == sv::Dims(host.shape()) &&
-                                    shard.front().second.dtype() == host.dtype())) {
-              throw std::runtime_error("result " + sv::Dims(host.shape()).str() + " differs from the shard's " +
-                                       sv::Dims(shard.front().second.shape()).str() +
-                                       " (shards need a pipeline with a fixed output size)");
-            }
-            shard.emplace_back(i, host);
-            if (shard.size() == static_cast<std::size_t>(o.shard_size)) flush_shard();
+            add_to_shard(i, r.value);
             continue;
           }
-          const OutputFormat f = resolve_format(format, host);
+          const OutputFormat f = resolve_format(format, r.value);
           const std::string name = inputs[i].relative + extension(f);
           manifest[i].replace(manifest[i].find("%OUTPUT%"), 8, json_string(name));
-          writer.push(i, out_dir / name, host, f);
+          writer.push(i, out_dir / name, r.value, f);
         } catch (const std::exception& e) {
           failures[i] = e.what();
           manifest[i].clear();
         }
       }
-      Stages::add(stages.compute_us, t_compute);
-      finished = b1;
+      finished = batch.b1;
       progress.update(finished, failures.size());
+    };
+
+    // CUDA, two batches deep: a batch's GPU decode (host-side work), upload, steps and downloads
+    // are queued on the stream, then the previous batch's results, whose downloads were queued
+    // before, are waited for and handed on while the device works on this one.
+    auto start_on_device = [&](Batch& batch) {
+      if (gpu_decode) {
+        // The JPEGs in one nvJPEG batch on the stream; the pool decoded the rest.
+        std::vector<sv::Tensor> bytes;
+        std::vector<std::size_t> where;
+        for (std::size_t k = 0; k < batch.items.size(); ++k) {
+          if (batch.items[k].error.empty() && batch.items[k].bytes.defined()) {
+            bytes.push_back(batch.items[k].bytes);
+            where.push_back(k);
+          }
+        }
+        if (!bytes.empty()) {
+          const auto t0 = Clock::now();
+          std::vector<std::string> errors;
+          const auto images = sv::io::decode_image(bytes, sv::io::ImageReadMode::RGB, true, device, sv::io::OnError::Skip,
+                                                   &errors, stream);
+          Stages::add(stages.decode_us, t0);
+          for (std::size_t k = 0; k < where.size(); ++k) {
+            batch.items[where[k]].image = images[k];
+            batch.items[where[k]].bytes = sv::Tensor();
+            if (!errors[k].empty()) batch.items[where[k]].error = errors[k];
+          }
+        }
+      }
+      // The CPU-decoded images in one pinned block, one transfer.
+      const auto t_staging = Clock::now();
+      std::vector<sv::Tensor> x(batch.items.size()), on_host;
+      std::vector<std::size_t> where;
+      for (std::size_t k = 0; k < batch.items.size(); ++k) {
+        if (!batch.items[k].error.empty()) continue;
+        x[k] = batch.items[k].image;
+        if (x[k].device().is_cpu()) {
+          on_host.push_back(x[k]);
+          where.push_back(k);
+        }
+      }
+      try {
+        Upload up = upload(on_host, device, stream, pinned);
+        for (std::size_t j = 0; j < where.size(); ++j) x[where[j]] = up.images[j];
+        batch.staging = std::move(up.staging);
+      } catch (const std::exception& e) {
+        for (const std::size_t k : where) batch.items[k].error = std::string("pipeline: ") + e.what();
+      }
+      Stages::add(stages.staging_us, t_staging);
+      const auto t_compute = Clock::now();
+      compute(batch, x);
+      batch.items.clear();  // uploaded; the results keep what the contact sheet needs
+      // Downloads into one pinned block: the results, and device inputs that go on the sheet.
+      std::vector<sv::Tensor> on_device;
+      for (const Batch::Result& r : batch.results) {
+        on_device.push_back(r.value);
+        if (r.sheet_input.defined() && r.sheet_input.device().is_cuda()) on_device.push_back(r.sheet_input);
+      }
+      try {
+        const std::vector<sv::Tensor> host = queue_download(on_device, stream, pinned);
+        std::size_t next = 0;
+        for (Batch::Result& r : batch.results) {
+          r.value = host[next++];
+          if (r.sheet_input.defined() && r.sheet_input.device().is_cuda()) r.sheet_input = host[next++];
+        }
+      } catch (const std::exception& e) {
+        for (const Batch::Result& r : batch.results) {
+          failures[r.i] = e.what();
+          manifest[r.i].clear();
+        }
+        batch.results.clear();
+      }
+      batch.done = sv::Event::create(device.index);
+      batch.done.record(stream);
+      Stages::add(stages.compute_us, t_compute);
+    };
+    auto finish_on_device = [&](Batch& batch) {
+      const auto t0 = Clock::now();
+      batch.done.synchronize();
+      batch.staging = sv::Tensor();  // its upload has run: the block may be reused
+      hand_off(batch);
+      Stages::add(stages.compute_us, t0);
+    };
+
+    std::optional<Batch> in_flight;  // CUDA: the batch whose downloads are queued
+    for (std::size_t b0 = 0; b0 < inputs.size() && !g_interrupted; b0 += o.batch) {
+      Batch batch = take(b0);
+      if (device.is_cuda()) {
+        start_on_device(batch);
+        if (in_flight) finish_on_device(*in_flight);
+        in_flight = std::move(batch);
+        continue;
+      }
+      const auto t_compute = Clock::now();
+      std::vector<sv::Tensor> x;
+      for (const Decoded& d : batch.items) x.push_back(d.image);
+      compute(batch, x);
+      hand_off(batch);
+      Stages::add(stages.compute_us, t_compute);
     }
+    if (in_flight) finish_on_device(*in_flight);
     flush_shard();
     for (auto& [i, message] : writer.close()) {
       failures[i] = message;
@@ -466,8 +599,10 @@ int run(const RunOptions& o) {
   std::printf("streamvision run: %zu processed, %zu skipped%s, %zu already done; %.2f s wall, %.1f images/s\n",
               processed, failures.size(), g_interrupted ? " (interrupted)" : "", already, wall,
               wall > 0 ? processed / wall : 0.0);
-  std::printf("  stage time (summed over threads): read %.3f s, decode %.3f s, pipeline %.3f s, encode+write %.3f s\n",
-              stages.read_us / 1e6, stages.decode_us / 1e6, stages.compute_us / 1e6, stages.write_us / 1e6);
+  char staging[48] = "";  // no staging on the CPU
+  if (device.is_cuda()) std::snprintf(staging, sizeof(staging), ", staging %.3f s", stages.staging_us / 1e6);
+  std::printf("  stage time (summed over threads): read %.3f s, decode %.3f s%s, pipeline %.3f s, encode+write %.3f s\n",
+              stages.read_us / 1e6, stages.decode_us / 1e6, staging, stages.compute_us / 1e6, stages.write_us / 1e6);
   for (const auto& [i, message] : failures) std::printf("  skipped %s: %s\n", inputs[i].path.string().c_str(), message.c_str());
   if (!o.contact_sheet.empty() && !sheet.empty()) std::printf("  contact sheet: %s\n", o.contact_sheet.c_str());
   std::printf("  outputs in %s (manifest.jsonl lists each output, its label and the calls made)\n", out_dir.string().c_str());

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/small_sort.hpp"
+#include "core/tensor_bytes.hpp"
 #include "streamvision/core/allocator.hpp"
 #include "streamvision/core/error.hpp"
 
@@ -292,19 +293,23 @@ Tensor from_blob(void* data, const Dims& shape, const Dims& strides, DType dtype
   return t;
 }
 
-Tensor empty_strided(const Dims& shape, const Dims& strides, DType dtype, Device device,
-                     const std::optional<Stream>& stream) {
-  const Extent extent = check_layout("empty", shape, strides);
+std::size_t detail::checked_nbytes(const char* op, const Dims& shape, const Dims& strides, DType dtype) {
+  const Extent extent = check_layout(op, shape, strides);
   std::int64_t bytes = 0;
   if (__builtin_mul_overflow(extent.span, static_cast<std::int64_t>(itemsize(dtype)), &bytes)) {
-    throw Error(ErrorKind::Value, "empty", "shape", "a byte size that fits in int64", shape.str());
+    throw Error(ErrorKind::Value, op, "shape", "a byte size that fits in int64", shape.str());
   }
+  return static_cast<std::size_t>(bytes);
+}
+
+Tensor empty_strided(const Dims& shape, const Dims& strides, DType dtype, Device device,
+                     const std::optional<Stream>& stream) {
+  const std::size_t nbytes = detail::checked_nbytes("empty", shape, strides, dtype);
   Stream on = Stream();
   if (device.is_cuda()) on = stream ? *stream : Stream::current(device.index);
   if (t_factory != nullptr) return t_factory->empty_strided(shape, strides, dtype, device, on);
 
   Allocator& allocator = get_allocator(device.type);
-  const std::size_t nbytes = static_cast<std::size_t>(bytes);
   void* ptr = allocator.allocate(nbytes, device, on);
   std::shared_ptr<void> owner;
   if (ptr != nullptr) {

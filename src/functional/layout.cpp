@@ -42,6 +42,36 @@ Tensor dense_in_order(const Tensor& src, const Tensor& order_like, const Stream&
   return staged;
 }
 
+// copy_ with non_blocking between a CUDA tensor and a page-locked CPU tensor: queues the
+// transfer on `on` and returns true, or returns false (nothing done) when the CPU side cannot
+// be moved by one transfer without the host waiting, and the blocking path must run.
+bool queue_host_transfer(const Tensor& dst, const Tensor& src, const Stream& on) {
+  // is_pinned may ask the driver, from the current device's context: the copy's, not another
+  // device's that would be created for the question.
+  const detail::CudaDeviceGuard guard(on.device_index());
+  if (dst.device().is_cpu() && src.device().is_cuda()) {
+    // To the host: the device side is made dense in dst's order first (on the stream, freed in
+    // its order after the transfer), then one transfer fills dst.
+    if (!dst.is_non_overlapping_and_dense() || !is_pinned(dst)) return false;
+    const Tensor staged_src = dense_in_order(src, dst, on);
+    detail::copy_bytes_async(dst.data(), dst.device(), staged_src.data(), src.device(), staged_src.nbytes(), on);
+    return true;
+  }
+  if (src.device().is_cpu() && dst.device().is_cuda()) {
+    // From the host: one transfer of src's span, straight into dst when both are dense in the
+    // same order, else into a device buffer in src's layout that the copy kernel then moves
+    // into dst. No host-side staging, whose pageable buffer would make the transfer block.
+    if (!src.is_non_overlapping_and_dense() || !is_pinned(src)) return false;
+    const Dims shape(src.shape());
+    const bool direct = dst.is_non_overlapping_and_dense() && Dims(src.strides()) == dense_strides_like(shape, dst.strides());
+    const Tensor landing = direct ? dst : empty_strided(shape, Dims(src.strides()), src.dtype(), dst.device(), on);
+    detail::copy_bytes_async(landing.data(), dst.device(), src.data(), src.device(), src.nbytes(), on);
+    if (!direct) copy_same_device(dst, landing, on);
+    return true;
+  }
+  return false;
+}
+
 #endif
 
 }  // namespace
@@ -63,7 +93,7 @@ Tensor convert_layout(const Tensor& image, MemoryFormat format, const std::optio
 
 }  // namespace functional
 
-void copy_(const Tensor& dst, const Tensor& src, const std::optional<Stream>& stream) {
+void copy_(const Tensor& dst, const Tensor& src, const std::optional<Stream>& stream, bool non_blocking) {
   check_same_shape("copy_", dst, src);
   detail::check_no_internal_overlap("copy_", "dst", dst);
   if (dst.device() == src.device()) {
@@ -78,6 +108,7 @@ void copy_(const Tensor& dst, const Tensor& src, const std::optional<Stream>& st
   if (!on.is_valid() || on.device_index() != cuda_side.index) {
     throw Error(ErrorKind::Value, "copy_", "stream", "a stream on " + cuda_side.str(), "another device's stream");
   }
+  if (non_blocking && queue_host_transfer(dst, src, on)) return;
   // Stage src densely in dst's dim order, memcpy the span, then scatter into dst if dst is
   // not dense itself.
   const bool dst_dense = dst.is_non_overlapping_and_dense();
@@ -96,19 +127,20 @@ void copy_(const Tensor& dst, const Tensor& src, const std::optional<Stream>& st
   if (!dst_dense) copy_same_device(dst, landing, dst.device().is_cuda() ? on : Stream());
 #else
   (void)stream;
+  (void)non_blocking;
   throw Error(ErrorKind::Runtime, "copy_", "dst", "a device this build supports",
               dst.device().str() + " / " + src.device().str() + " (streamvision was built without CUDA)");
 #endif
 }
 
-Tensor to_device(const Tensor& t, Device device, const std::optional<Stream>& stream) {
+Tensor to_device(const Tensor& t, Device device, const std::optional<Stream>& stream, bool non_blocking) {
   if (!t.defined()) throw Error(ErrorKind::Type, "to_device", "t", "a tensor", "an undefined tensor");
   if (t.device() == device) return t;
   const Dims shape(t.shape());
   std::optional<Stream> alloc_stream;
   if (device.is_cuda()) alloc_stream = stream ? stream : std::optional<Stream>(Stream::current(device.index));
   Tensor out = empty_strided(shape, dense_strides_like(shape, t.strides()), t.dtype(), device, alloc_stream);
-  copy_(out, t, stream);
+  copy_(out, t, stream, non_blocking);
   return out;
 }
 

@@ -114,6 +114,14 @@ def test_fixed_pipeline_png_outputs_and_contact_sheet(tmp_path):
     assert sheet_image.shape[0] == 3 and sheet_image.shape[1] > 3 * 24
 
 
+def test_contact_sheet_named_without_a_folder(tmp_path):
+    make_images(tmp_path / "in", count=2)
+    proc = subprocess.run([PROGRAM, "run", "--device", "cpu", "--contact-sheet", "sheet.png", "in", "out"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert sio.read_image(tmp_path / "sheet.png").shape[0] == 3
+
+
 def test_reruns_are_identical_and_the_seed_matters(tmp_path):
     make_images(tmp_path / "in", count=4)
     for name, seed in (("a", 1), ("b", 1), ("c", 2)):
@@ -181,6 +189,55 @@ def test_cuda_run_equals_cpu_run(tmp_path):
             np.testing.assert_array_equal(gpu, cpu)
         else:  # JPEGs may decode with nvJPEG on the GPU run
             assert np.abs(gpu - cpu).mean() < 0.05
+
+
+@pytest.mark.skipif(not (torch.cuda.is_available() and _C.built_with_cuda()), reason="needs a CUDA GPU")
+def test_cuda_pipelined_batches_equal_the_cpu_run(tmp_path):
+    """The CUDA path keeps two batches in flight (uploads and downloads through page-locked
+    memory, a batch handed to the writer while the next one computes): its outputs equal the CPU
+    path's for images of many sizes, --batch smaller than the count with a remainder, an image
+    that fails in the pipeline and one that does not decode (each skipped alone), float and uint8
+    results, shards and the contact sheet."""
+    make_images(tmp_path / "in", count=12, seed=3)
+    Image.fromarray(np.full((3, 3, 3), 77, np.uint8)).save(tmp_path / "in" / "tiny.png")  # pad=4 fails on it
+    (tmp_path / "in" / "text.png").write_text("not an image")
+    png = {f"img{i}" for i in range(1, 12, 2)} | {"tiny"}  # decoded on the CPU by both runs
+
+    def both(name, *args, sheet=False):
+        for device in ("cpu", "cuda"):
+            extra = ["--contact-sheet", tmp_path / f"{name}_{device}.png"] if sheet else []
+            proc = subprocess.run([PROGRAM, "run", "--device", device, *map(str, args), *extra, tmp_path / "in", tmp_path / f"{name}_{device}"],
+                                  capture_output=True, text=True, timeout=300)
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            assert "12 processed, 2 skipped" in proc.stdout, proc.stdout
+            assert "tiny.png: pipeline: pad" in proc.stdout and "text.png: decode_image" in proc.stdout, proc.stdout
+        cpu, gpu = manifest(tmp_path / f"{name}_cpu"), manifest(tmp_path / f"{name}_cuda")
+        assert [(e["output"], e.get("shard_index"), e["calls"]) for e in cpu] == [(e["output"], e.get("shard_index"), e["calls"]) for e in gpu]
+        return cpu
+
+    def compare(name, stem, cpu, gpu, tolerance):
+        assert cpu.shape == gpu.shape and cpu.dtype == gpu.dtype, (name, stem)
+        if stem in png:
+            np.testing.assert_array_equal(gpu, cpu, err_msg=f"{name} {stem}")
+        else:  # JPEGs may decode with nvJPEG on the CUDA run
+            assert np.abs(gpu.astype(np.float64) - cpu.astype(np.float64)).mean() < tolerance, (name, stem)
+
+    pipeline = "pad=4,center_crop=36x28,hflip=0.5,vflip=0.5,to_dtype=float32,normalize=imagenet"
+    for entry in both("float", "--pipeline", pipeline, "--batch", 5, "--seed", 4, sheet=True):
+        stem = pathlib.Path(entry["input"]).stem
+        compare("float", stem, np.load(tmp_path / "float_cpu" / entry["output"]), np.load(tmp_path / "float_cuda" / entry["output"]), 0.05)
+    for entry in both("uint8", "--pipeline", "pad=4,center_crop=30x26,hflip=0.5", "--batch", 4, "--seed", 5):
+        stem = pathlib.Path(entry["input"]).stem
+        read = lambda folder: sio.decode_png(sio.read_file(tmp_path / folder / entry["output"])).numpy()  # noqa: E731
+        compare("uint8", stem, read("uint8_cpu"), read("uint8_cuda"), 3.0)
+    for entry in both("shards", "--pipeline", pipeline, "--batch", 3, "--shard-size", 5, "--seed", 6):
+        stem = pathlib.Path(entry["input"]).stem
+        rows = [np.load(tmp_path / f"shards_{d}" / entry["output"])[entry["shard_index"]] for d in ("cpu", "cuda")]
+        compare("shards", stem, *rows, 0.05)
+    # The sheets show the same inputs and outputs (the JPEGs among them decoded by either decoder).
+    cpu_sheet, gpu_sheet = (sio.read_image(tmp_path / f"float_{d}.png").double() for d in ("cpu", "cuda"))
+    assert cpu_sheet.shape == gpu_sheet.shape
+    assert (cpu_sheet - gpu_sheet).abs().mean() < 2
 
 
 def test_command_line_errors(tmp_path):

@@ -122,6 +122,21 @@ Tensor empty_strided(const Dims& shape, const Dims& strides, DType dtype, Device
 Tensor empty_like(const Tensor& like, std::optional<DType> dtype = std::nullopt,
                   const std::optional<Stream>& stream = std::nullopt);
 
+// Page-locked ("pinned") host memory: a CPU tensor that the GPU's copy engines read and write
+// directly, so that copies between it and a CUDA tensor can run asynchronously (copy_ with
+// non_blocking, functional/layout.hpp) and overlap kernels. Allocated with cudaHostAlloc
+// (portable: usable with every device), freed with cudaFreeHost when the last view goes. Both
+// are costly: allocation maps and locks pages, and cudaFreeHost synchronises with the device.
+// Allocate staging buffers once and reuse them, with an Event telling when a copy through one
+// has finished. Throws Error (RuntimeError) in a build without CUDA or when no CUDA device is
+// usable. `format`: Contiguous or ChannelsLast, as in empty.
+Tensor empty_pinned(const Dims& shape, DType dtype, MemoryFormat format = MemoryFormat::Contiguous);
+// True for a CPU tensor whose memory is page-locked: from empty_pinned (a check of its owner,
+// no CUDA call), or pinned by someone else (cudaHostAlloc, cudaHostRegister, a framework's
+// pinned tensor wrapped with from_blob), which cudaPointerGetAttributes tells. False for CUDA
+// tensors, undefined tensors, and everything in a build without CUDA or without a usable device.
+bool is_pinned(const Tensor& t);
+
 // Dense strides for `shape` following the dim order of `like_strides` (largest stride
 // outermost; ties keep the logical order), as torch's empty_like(preserve_format).
 Dims dense_strides_like(const Dims& shape, std::span<const std::int64_t> like_strides);
