@@ -7,7 +7,7 @@ Recognised chain (a prefix of Compose's transforms, at least two of them):
     -> ToDtype(float32 | float16 | bfloat16, scale) (optional)
     -> Normalize (optional; after a ToDtype or on float images)
 
-run as one ``resized_crop_batch`` call (two launches on CUDA for the whole batch, one pass over the
+run as one ``resized_crop_batch`` call (one launch per 192 images on CUDA, one pass over the
 input, no intermediate image). Random parameters are drawn exactly as the unfused chain draws them
 (same generator, same order: the crop's, then the flip's), so the output equals the unfused
 chain's bit for bit, per-sample or not; ``Compose(..., fuse=False)`` runs the transforms one by
