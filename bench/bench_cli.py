@@ -3,7 +3,7 @@ decode, pipeline, encode and write), on the GPU and on the CPU, with the program
 times. The JPEGs are made here (ImageNet-like: 500x375 and 375x500, quality 90) so the run needs
 no dataset.
 
-    python bench/bench_cli.py [--program build/gpu/tools/streamvision] [--images 512] [--json FILE]
+    python bench/bench_cli.py [--program build/gpu/tools/streamvision] [--images 2048] [--json FILE]
 """
 
 import argparse
@@ -44,14 +44,18 @@ def run(program, device, inputs, out, batch, shard):
         sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
     m = re.search(r"(\d+) processed.*?([\d.]+) images/s", p.stdout)
     stages = re.search(r"stage time.*", p.stdout)
+    startup = re.search(r"start-up: first batch out after ([\d.]+) s.*after it ([\d.]+) images/s", p.stdout)
     return {"device": device, "batch": batch, "shard_size": shard, "processed": int(m.group(1)),
-            "images_per_s": float(m.group(2)), "process_wall_s": wall, "stages": stages.group(0) if stages else ""}
+            "images_per_s": float(m.group(2)), "process_wall_s": wall, "stages": stages.group(0) if stages else "",
+            "first_batch_s": float(startup.group(1)) if startup else None,
+            "steady_images_per_s": float(startup.group(2)) if startup else None,
+            "startup_line": startup.group(0) if startup else ""}
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--program", default="build/gpu/tools/streamvision")
-    ap.add_argument("--images", type=int, default=512)
+    ap.add_argument("--images", type=int, default=2048)
     ap.add_argument("--json")
     args = ap.parse_args()
     results = []
@@ -70,7 +74,7 @@ def main():
                 r = run(args.program, device, inputs, out, batch, shard)
             results.append(r)
             print(f"  {device:5s} batch {batch:4d} shard {shard:4d}: {r['images_per_s']:9.1f} images/s  "
-                  f"({r['process_wall_s']:.2f} s with start-up)  {r['stages']}")
+                  f"({r['process_wall_s']:.2f} s with process start)\n      {r['startup_line']}\n      {r['stages']}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,

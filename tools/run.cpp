@@ -333,7 +333,11 @@ int run(const RunOptions& o) {
 
   const bool gpu_decode = device.is_cuda() && sv::io::gpu_decoder_available();
   const int workers = o.workers > 0 ? o.workers : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 8);
+  // The device's start-up (driver, context) is timed on its own: on a small job it can be most
+  // of the wall time, and the summary should say so rather than blame the pipeline.
+  const auto t_device = Clock::now();
   const sv::Stream stream = device.is_cuda() ? sv::Stream::create(device.index) : sv::Stream();
+  const double device_startup = seconds_since(t_device);
   std::optional<sv::StreamGuard> guard;
   if (device.is_cuda()) guard.emplace(stream);
 
@@ -350,6 +354,9 @@ int run(const RunOptions& o) {
   const std::size_t sheet_count = o.contact_sheet.empty() ? 0 : static_cast<std::size_t>(std::max(0, o.contact_sheet_count));
   Progress progress(inputs.size(), ::isatty(STDERR_FILENO) != 0);
   std::size_t finished = 0;
+  // When the first batch was handed on: what comes after is the steady rate of a long job.
+  Clock::time_point t_first_batch = t_start;
+  std::size_t first_batch_images = 0;
   {
     DecodePool pool(inputs, workers, std::max<std::size_t>(2 * o.batch, 4 * workers), /*leave_jpegs=*/gpu_decode, stages);
     Writer writer(stages);
@@ -449,6 +456,10 @@ int run(const RunOptions& o) {
           failures[i] = e.what();
           manifest[i].clear();
         }
+      }
+      if (finished == 0) {
+        t_first_batch = Clock::now();
+        first_batch_images = batch.b1;
       }
       finished = batch.b1;
       progress.update(finished, failures.size());
@@ -603,6 +614,15 @@ int run(const RunOptions& o) {
   if (device.is_cuda()) std::snprintf(staging, sizeof(staging), ", staging %.3f s", stages.staging_us / 1e6);
   std::printf("  stage time (summed over threads): read %.3f s, decode %.3f s%s, pipeline %.3f s, encode+write %.3f s\n",
               stages.read_us / 1e6, stages.decode_us / 1e6, staging, stages.compute_us / 1e6, stages.write_us / 1e6);
+  // Start-up (reading the input list, the device, the decoders, the first batch through every
+  // stage) against the rate after it.
+  const double after_first = std::chrono::duration<double>(Clock::now() - t_first_batch).count();
+  if (finished > first_batch_images && after_first > 0) {
+    std::printf("  start-up: first batch out after %.3f s%s; after it %.1f images/s\n",
+                std::chrono::duration<double>(t_first_batch - t_start).count(),
+                device.is_cuda() ? (" (device start-up " + std::to_string(device_startup).substr(0, 5) + " s)").c_str() : "",
+                (finished - first_batch_images) / after_first);
+  }
   for (const auto& [i, message] : failures) std::printf("  skipped %s: %s\n", inputs[i].path.string().c_str(), message.c_str());
   if (!o.contact_sheet.empty() && !sheet.empty()) std::printf("  contact sheet: %s\n", o.contact_sheet.c_str());
   std::printf("  outputs in %s (manifest.jsonl lists each output, its label and the calls made)\n", out_dir.string().c_str());

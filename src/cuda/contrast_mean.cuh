@@ -10,10 +10,18 @@
 
 namespace streamvision::cuda {
 
-template <int C, int V, class T>
+// The identity: the means of the images as they are.
+struct AsIs {
+  template <class T, int C>
+  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, T (&)[C]) const {}
+};
+
+// `pre(n, px)` rewrites a pixel of image n before it counts: the means of images that pointwise
+// ops would make, without making them (the per-sample jitter's contrast step, batch_jitter.cu).
+template <int C, int V, class T, class Pre>
 __global__ void __launch_bounds__(kPixelThreads)
     contrast_reduce_kernel(DeviceImage<const T> in, PixelGrid grid, std::int64_t first_image, std::int64_t chunks,
-                           kernels::ContrastAcc<T>* partials) {
+                           kernels::ContrastAcc<T>* partials, Pre pre) {
   using Acc = kernels::ContrastAcc<T>;
   __shared__ Acc sums[kPixelThreads];
   std::uint32_t n, q;
@@ -27,6 +35,7 @@ __global__ void __launch_bounds__(kPixelThreads)
         T px[C];
 #pragma unroll
         for (int c = 0; c < C; ++c) px[c] = x[c][v];
+        pre(image, px);
         acc += kernels::contrast_value<T, C>(px);
       }
     }
@@ -56,10 +65,11 @@ std::int64_t contrast_means_scratch_bytes(const kernels::ImageBatch& in) {
   return Scratch::aligned_bytes<kernels::ContrastAcc<T>>(in.n * chunks) + Scratch::aligned_bytes<kernels::opmath_t<T>>(in.n);
 }
 
-// The means of every image of `in` (C = 1 or 3 channels), in `scratch` (contrast_means_scratch_bytes).
-template <class T, int C>
+// The means of every image of `in` (C = 1 or 3 channels), each pixel first rewritten by `pre`,
+// in `scratch` (contrast_means_scratch_bytes).
+template <class T, int C, class Pre = AsIs>
 const kernels::opmath_t<T>* contrast_means(const kernels::ImageBatch& in, Scratch& scratch, const Stream& stream,
-                                           const char* op) {
+                                           const char* op, const Pre& pre = Pre{}) {
   using Acc = kernels::ContrastAcc<T>;
   constexpr int V = kernels::pixel_group_size<T>();
   const kernels::PixelGroups groups = kernels::PixelGroups::make(in.h, in.w, V);
@@ -70,8 +80,8 @@ const kernels::opmath_t<T>* contrast_means(const kernels::ImageBatch& in, Scratc
   LaunchScope scope(stream, op);
   const DeviceImage<const T> src = device_image<const T>(in);
   for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
-    contrast_reduce_kernel<C, V, T><<<static_cast<unsigned>(images * chunks), kPixelThreads, 0, scope.handle()>>>(
-        src, grid, first, chunks, partials);
+    contrast_reduce_kernel<C, V, T, Pre><<<static_cast<unsigned>(images * chunks), kPixelThreads, 0, scope.handle()>>>(
+        src, grid, first, chunks, partials, pre);
     scope.check_launch();
   });
   contrast_mean_kernel<T><<<blocks_for(in.n), kBlockThreads, 0, scope.handle()>>>(partials, chunks, in.h * in.w, in.n,

@@ -247,9 +247,12 @@ Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Ten
     Tensor out = detail::new_output(images, {}, on);  // the CUDA path's layout rule
     for (std::int64_t i = 0; i < n; ++i) {
       Tensor y = images.select(0, i);
+      unsigned seen = 0;
       for (int k = 0; k < 4; ++k) {
         const std::int64_t which = ov[4 * i + k];
-        if (which < 0 || which > 3) {
+        const bool repeated = which >= 0 && which <= 3 && ((seen >> which) & 1u);
+        if (which >= 0 && which <= 3) seen |= 1u << which;
+        if (which < 0 || which > 3 || repeated) {
           throw Error(ErrorKind::Value, op, "order", "a permutation of 0, 1, 2, 3 per image",
                       "order[" + std::to_string(i) + "][" + std::to_string(k) + "] = " + std::to_string(which));
         }

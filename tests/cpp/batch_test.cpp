@@ -1,6 +1,7 @@
 // resized_crop_batch and color_jitter_batch: each image of the result equals the chain of
 // functionals with that image's parameters, on the CPU and (skipped without a GPU) on CUDA, where
 // the batch kernels must reproduce the CUDA functionals bit for bit.
+#include <algorithm>
 #include <array>
 
 #include "streamvision/functional/batch.hpp"
@@ -80,35 +81,63 @@ TEST(Batch, ResizedCropBatchEqualsTheChainOnCuda) {
   check_resized_crop_batch(kGpu);
 }
 
+// Every one of the 24 orders (an image each), uint8 and float32, all ops or some: each image
+// equals the functionals in its order. On CUDA the contrast means come from one reduction that
+// applies the steps before contrast on the fly, so every position of contrast is covered.
 void check_color_jitter_batch(Device device) {
-  const Tensor images = random_cpu({5, 3, 21, 34}, DType::UInt8, 3, 0.0, 1.0);
+  std::vector<std::array<std::int64_t, 4>> perms;
+  std::array<std::int64_t, 4> p{0, 1, 2, 3};
+  do {
+    perms.push_back(p);
+  } while (std::next_permutation(p.begin(), p.end()));
+  const auto n = static_cast<std::int64_t>(perms.size());
   std::vector<double> factors;
   std::vector<std::int64_t> order;
-  const std::int64_t perms[5][4] = {{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 0, 3, 2}, {2, 3, 0, 1}, {1, 3, 0, 2}};
-  for (int i = 0; i < 5; ++i) {
-    factors.insert(factors.end(), {0.6 + 0.2 * i, 0.5 + 0.25 * i, 1.4 - 0.2 * i, -0.1 + 0.05 * i});
-    order.insert(order.end(), perms[i], perms[i] + 4);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double t = static_cast<double>(i) / static_cast<double>(n);
+    factors.insert(factors.end(), {0.6 + 0.8 * t, 0.5 + 1.1 * t, 1.4 - 1.2 * t, -0.3 + 0.6 * t});
+    order.insert(order.end(), perms[static_cast<std::size_t>(i)].begin(), perms[static_cast<std::size_t>(i)].end());
   }
-  Tensor f = empty({5, 4}, DType::Float64, Device::cpu());
+  Tensor f = empty({n, 4}, DType::Float64, Device::cpu());
   std::copy(factors.begin(), factors.end(), f.data_as<double>());
-  for (const std::array<bool, 4> enabled : {std::array<bool, 4>{true, true, true, true}, std::array<bool, 4>{true, false, true, false}}) {
-    const Tensor x = to_device(images, device);
-    const Tensor out = to_cpu(functional::color_jitter_batch(x, to_device(f, device), to_device(tensor_of(order, {5, 4}), device), enabled));
-    for (std::int64_t i = 0; i < 5; ++i) {
-      Tensor y = x.select(0, i);
-      for (int k = 0; k < 4; ++k) {
-        const std::int64_t op = perms[i][k];
-        if (!enabled[static_cast<std::size_t>(op)]) continue;
-        const double v = factors[static_cast<std::size_t>(4 * i + op)];
-        y = op == 0 ? functional::adjust_brightness(y, v) : op == 1 ? functional::adjust_contrast(y, v)
-            : op == 2 ? functional::adjust_saturation(y, v) : functional::adjust_hue(y, v);
+  for (const DType dtype : {DType::UInt8, DType::Float32}) {
+    const Tensor images = random_cpu({n, 3, 21, 34}, dtype, 3, 0.0, 1.0);
+    for (const std::array<bool, 4> enabled : {std::array<bool, 4>{true, true, true, true}, std::array<bool, 4>{true, false, true, false},
+                                              std::array<bool, 4>{false, true, false, true}}) {
+      const Tensor x = to_device(images, device);
+      const Tensor out = to_cpu(functional::color_jitter_batch(x, to_device(f, device), to_device(tensor_of(order, {n, 4}), device), enabled));
+      for (std::int64_t i = 0; i < n; ++i) {
+        Tensor y = x.select(0, i);
+        for (int k = 0; k < 4; ++k) {
+          const std::int64_t op = perms[static_cast<std::size_t>(i)][static_cast<std::size_t>(k)];
+          if (!enabled[static_cast<std::size_t>(op)]) continue;
+          const double v = factors[static_cast<std::size_t>(4 * i + op)];
+          y = op == 0 ? functional::adjust_brightness(y, v) : op == 1 ? functional::adjust_contrast(y, v)
+              : op == 2 ? functional::adjust_saturation(y, v) : functional::adjust_hue(y, v);
+        }
+        EXPECT_TRUE(bitwise_equal(to_cpu(y), out.select(0, i))) << dtype_name(dtype) << " image " << i;
       }
-      EXPECT_TRUE(bitwise_equal(to_cpu(y), out.select(0, i))) << "image " << i;
     }
   }
 }
 
 TEST(Batch, ColorJitterBatchEqualsTheChainOnCpu) { check_color_jitter_batch(Device::cpu()); }
+
+// The CPU raises for an order that is not a permutation (out of range, or repeated) and names it.
+TEST(Batch, ColorJitterBatchRejectsAnOrderThatIsNotAPermutation) {
+  const Tensor images = random_cpu({2, 3, 5, 6}, DType::UInt8, 4);
+  Tensor f = empty({2, 4}, DType::Float64, Device::cpu());
+  for (int k = 0; k < 8; ++k) f.data_as<double>()[k] = k % 4 == 3 ? 0.0 : 1.0;  // hue 0, the others 1
+  const Tensor before = random_cpu({2, 3, 5, 6}, DType::UInt8, 4);
+  for (const auto& [row, what] : {std::pair<std::vector<std::int64_t>, std::string>{{0, 1, 2, 4}, "order[1][3] = 4"},
+                                  {{0, 1, 1, 3}, "order[1][2] = 1"}}) {
+    std::vector<std::int64_t> o{0, 1, 2, 3};
+    o.insert(o.end(), row.begin(), row.end());
+    expect_error(ErrorKind::Value, "color_jitter_batch: argument 'order': expected a permutation of 0, 1, 2, 3 per image, got " + what,
+                 [&] { functional::color_jitter_batch(images, f, tensor_of(o, {2, 4}), {true, true, true, true}); }, images,
+                 before);
+  }
+}
 
 TEST(Batch, ColorJitterBatchEqualsTheChainOnCuda) {
   SV_REQUIRE_GPU();

@@ -196,7 +196,14 @@ TEST(Pinned, NonBlockingCopiesReturnWhileTheStreamIsHeldBack) {
   }
   {
     // Upload from a channels_last pinned source into a contiguous tensor: the transfer and the
-    // device-side layout change are both queued.
+    // device-side layout change are both queued. The layout change's kernel runs once before
+    // the gate closes: CUDA loads kernels lazily at their first launch, and loading one may wait
+    // for the whole context (the CUDA programming guide's "Lazy Loading"), which would wait
+    // for the gate.
+    const Tensor warm = empty(shape, DType::Float32, kGpu, MemoryFormat::Contiguous, s);
+    copy_(warm, up, s, /*non_blocking=*/true);
+    s.synchronize();
+    EXPECT_TRUE(bitwise_equal(src, warm));
     StreamGate gate(s);
     const Tensor dst = empty(shape, DType::Float32, kGpu, MemoryFormat::Contiguous, s);
     copy_(dst, up, s, /*non_blocking=*/true);

@@ -113,9 +113,11 @@ std::array<Tensor, 2> color_jitter_params(const Tensor& random,
 // for k in order[i] (a permutation of 0 brightness, 1 contrast, 2 saturation, 3 hue): when
 // enabled[k], adjust_<op>(image, factors[i][k]); the result equals those functionals in that
 // order, bit for bit. images: [N, C, H, W] (C = 3; C = 1 on the CPU), factors float64 [N, 4],
-// order int64 [N, 4], on the images' device. On CUDA each of the four steps is one launch for
-// the batch (plus the contrast means' reduction when contrast is enabled); an order entry that
-// is not 0-3 leaves the image as it is at that step (the device cannot raise; the CPU does).
+// order int64 [N, 4], on the images' device. On CUDA it is one pass over the batch for the four
+// steps (plus one reduction for the contrast means when contrast is enabled). An order that is
+// not a permutation raises on the CPU; the device cannot raise, so on CUDA an entry that is not
+// 0-3 leaves the image as it is at that step and a repeated contrast blends with the mean taken
+// before the first.
 Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order,
                           const std::array<bool, 4>& enabled, const std::optional<Stream>& stream = std::nullopt);
 

@@ -104,8 +104,9 @@ def color_jitter_batch(images, factors, order, enabled=(True, True, True, True),
     Returns:
         A tensor like ``images``.
 
-    On CUDA: four launches for the batch (plus the contrast means' reduction per step when contrast
-    is enabled), no synchronisation, capturable; factors are not range-checked there (the device
-    cannot raise), and an order entry outside 0-3 leaves that step out. The CPU checks both.
+    On CUDA: one pass over the batch for the four steps (plus one reduction for the contrast means
+    when contrast is enabled), no synchronisation, capturable; factors are not range-checked there
+    (the device cannot raise), an order entry outside 0-3 leaves that step out and a repeated
+    contrast blends with the mean taken before the first. The CPU checks both and raises.
     """
     return _C.color_jitter_batch(images, factors, order, [bool(e) for e in enabled], stream=stream)
