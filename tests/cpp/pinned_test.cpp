@@ -5,6 +5,7 @@
 // without a GPU.
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "test_utils.hpp"
@@ -175,6 +176,9 @@ Uploaded uploaded(const Dims& shape, DType dtype, std::uint64_t seed) {
 
 TEST(Pinned, NonBlockingCopiesReturnWhileTheStreamIsHeldBack) {
   SV_REQUIRE_GPU();
+  // compute-sanitizer's initcheck tracks every transfer and makes the host wait for it, so the
+  // property checked here cannot hold under it (gpu-check sets this variable for those runs).
+  if (std::getenv("STREAMVISION_UNDER_SANITIZER") != nullptr) GTEST_SKIP() << "transfers are synchronous under the sanitizer";
 #if SV_WITH_CUDA
   const Dims shape{3, 64, 48};
   const auto [s, src, gpu] = uploaded(shape, DType::Float32, 31);
