@@ -20,73 +20,112 @@ namespace streamvision::cuda {
 
 namespace {
 
-// Op `op` (0 brightness, 1 contrast, 2 saturation, 3 hue) of image n on one pixel, in place.
+// One image's steps, read from the batch's arrays once per thread (for_image, pixels.cuh): the
+// ops in its order (-1 where a step does not apply) and their functors.
 template <class T>
-struct JitterOps {
+struct ImageSteps {
+  int op[4];
+  kernels::BrightnessOp<T> brightness;
+  kernels::BlendFactors<T> contrast;
+  kernels::opmath_t<T> mean;  // the image's contrast mean (adjust_contrast's ContrastApplyOp blend)
+  kernels::SaturationOp<T> saturation;
+  kernels::HueOp<T> hue;
+
+  // Step k on one pixel of image n, in place.
+  SV_HOST_DEVICE SV_FORCE_INLINE void step(int k, std::int64_t n, T (&p)[3]) const {
+    const T x[3] = {p[0], p[1], p[2]};
+    switch (op[k]) {
+      case 0:
+        for (int c = 0; c < 3; ++c) p[c] = brightness(x[c], static_cast<std::uint32_t>(c));
+        break;
+      case 1:
+        for (int c = 0; c < 3; ++c) p[c] = kernels::blend(x[c], mean, contrast);
+        break;
+      case 2: saturation(n, x, p); break;
+      case 3: hue(n, x, p); break;
+      default: break;
+    }
+  }
+};
+
+// The batch's parameters: factors, order and which ops apply.
+template <class T>
+struct JitterParams {
   const double* factors;              // [N, 4]
   const std::int64_t* order;          // [N, 4]
   const kernels::opmath_t<T>* means;  // contrast means, or null before they exist
   kernels::HueOp<T> hue;              // hue_factor set per image
   unsigned enabled;                   // bit k: op k applies
 
-  SV_HOST_DEVICE SV_FORCE_INLINE void apply(std::int64_t n, std::int64_t op, T (&p)[3]) const {
-    if (op < 0 || op > 3 || !((enabled >> op) & 1u)) return;
-    const double f = factors[n * 4 + op];
-    const T x[3] = {p[0], p[1], p[2]};
-    if (op == 0) {
-      const kernels::BrightnessOp<T> b{static_cast<kernels::opmath_t<T>>(f)};
-      for (int c = 0; c < 3; ++c) p[c] = b(x[c], static_cast<std::uint32_t>(c));
-    } else if (op == 1) {
-      kernels::ContrastApplyOp<T, 3>{kernels::BlendFactors<T>::make(f), means}(n, x, p);
-    } else if (op == 2) {
-      kernels::SaturationOp<T>{kernels::BlendFactors<T>::make(f)}(n, x, p);
-    } else {
-      kernels::HueOp<T> h = hue;
-      h.hue_factor = static_cast<float>(f);
-      h(n, x, p);
+  SV_HOST_DEVICE ImageSteps<T> at(std::int64_t n) const {
+    ImageSteps<T> s;
+    for (int k = 0; k < 4; ++k) {
+      const std::int64_t op = order[n * 4 + k];
+      s.op[k] = op >= 0 && op <= 3 && ((enabled >> op) & 1u) ? static_cast<int>(op) : -1;
     }
+    const double* f = factors + n * 4;
+    s.brightness = kernels::BrightnessOp<T>{static_cast<kernels::opmath_t<T>>(f[0])};
+    s.contrast = kernels::BlendFactors<T>::make(f[1]);
+    s.mean = means != nullptr ? means[n] : kernels::opmath_t<T>(0);
+    s.saturation = kernels::SaturationOp<T>{kernels::BlendFactors<T>::make(f[2])};
+    s.hue = hue;
+    s.hue.hue_factor = static_cast<float>(f[3]);
+    return s;
   }
 };
 
-// The reduction's `pre`: the ops before the image's (first) contrast step.
+// The reduction's `pre`: the steps before the image's (first) contrast step.
 template <class T>
 struct BeforeContrast {
-  JitterOps<T> ops;
-  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, T (&p)[3]) const {
-    for (int k = 0; k < 4; ++k) {
-      const std::int64_t op = ops.order[n * 4 + k];
-      if (op == 1) return;
-      ops.apply(n, op, p);
+  JitterParams<T> params;
+  struct Bound {
+    ImageSteps<T> s;
+    int steps;  // how many steps come before contrast
+    SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, T (&p)[3]) const {
+      for (int k = 0; k < steps; ++k) s.step(k, n, p);
     }
+  };
+  SV_HOST_DEVICE Bound at(std::int64_t n) const {
+    Bound b{params.at(n), 4};
+    for (int k = 3; k >= 0; --k) {
+      if (params.order[n * 4 + k] == 1) b.steps = k;
+    }
+    return b;
   }
+  SV_HOST_DEVICE void operator()(std::int64_t n, T (&p)[3]) const { at(n)(n, p); }
 };
 
 // The pixel pass: all four steps.
 template <class T>
 struct AllSteps {
   static constexpr int kIn = 3, kOut = 3;
-  JitterOps<T> ops;
-  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[3], T (&y)[3]) const {
-    for (int c = 0; c < 3; ++c) y[c] = x[c];
-    for (int k = 0; k < 4; ++k) ops.apply(n, ops.order[n * 4 + k], y);
-  }
+  JitterParams<T> params;
+  struct Bound {
+    ImageSteps<T> s;
+    SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[3], T (&y)[3]) const {
+      for (int c = 0; c < 3; ++c) y[c] = x[c];
+      for (int k = 0; k < 4; ++k) s.step(k, n, y);
+    }
+  };
+  SV_HOST_DEVICE Bound at(std::int64_t n) const { return {params.at(n)}; }
+  SV_HOST_DEVICE void operator()(std::int64_t n, const T (&x)[3], T (&y)[3]) const { at(n)(n, x, y); }
 };
 
 template <class T>
 void jitter(const Tensor& images, const Tensor& factors, const Tensor& order, const std::array<bool, 4>& enabled,
             const Tensor& output, const Stream& stream) {
   const kernels::ImageBatch in = detail::image_batch(images), out = detail::image_batch(output);
-  JitterOps<T> ops{};
-  ops.factors = static_cast<const double*>(factors.data());
-  ops.order = static_cast<const std::int64_t*>(order.data());
-  ops.hue = kernels::make_hue_op<T>(0.0);
-  for (int k = 0; k < 4; ++k) ops.enabled |= enabled[static_cast<std::size_t>(k)] ? 1u << k : 0u;
+  JitterParams<T> params{};
+  params.factors = static_cast<const double*>(factors.data());
+  params.order = static_cast<const std::int64_t*>(order.data());
+  params.hue = kernels::make_hue_op<T>(0.0);
+  for (int k = 0; k < 4; ++k) params.enabled |= enabled[static_cast<std::size_t>(k)] ? 1u << k : 0u;
   std::optional<Scratch> scratch;
   if (enabled[1]) {
     scratch.emplace(contrast_means_scratch_bytes<T>(in), images.device(), stream);
-    ops.means = contrast_means<T, 3>(in, *scratch, stream, "color_jitter_batch", BeforeContrast<T>{ops});
+    params.means = contrast_means<T, 3>(in, *scratch, stream, "color_jitter_batch", BeforeContrast<T>{params});
   }
-  launch_pixels<T>(in, out, AllSteps<T>{ops}, stream, "color_jitter_batch");
+  launch_pixels<T>(in, out, AllSteps<T>{params}, stream, "color_jitter_batch");
 }
 
 void color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order, const std::array<bool, 4>& enabled,

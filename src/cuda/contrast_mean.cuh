@@ -18,6 +18,7 @@ struct AsIs {
 
 // `pre(n, px)` rewrites a pixel of image n before it counts: the means of images that pointwise
 // ops would make, without making them (the per-sample jitter's contrast step, batch_jitter.cu).
+// It may bind per image (for_image, pixels.cuh).
 template <int C, int V, class T, class Pre>
 __global__ void __launch_bounds__(kPixelThreads)
     contrast_reduce_kernel(DeviceImage<const T> in, PixelGrid grid, std::int64_t first_image, std::int64_t chunks,
@@ -28,6 +29,7 @@ __global__ void __launch_bounds__(kPixelThreads)
   grid.blocks.divmod(blockIdx.x, n, q);
   const std::int64_t image = first_image + n;
   Acc acc = 0;
+  const auto rewrite = for_image(pre, image);
   for_each_group<C, V>(in, grid, image, q, kernels::kContrastGroupsPerThread, [&](const T (&x)[C][V], int count) {
 #pragma unroll
     for (int v = 0; v < V; ++v) {
@@ -35,7 +37,7 @@ __global__ void __launch_bounds__(kPixelThreads)
         T px[C];
 #pragma unroll
         for (int c = 0; c < C; ++c) px[c] = x[c][v];
-        pre(image, px);
+        rewrite(image, px);
         acc += kernels::contrast_value<T, C>(px);
       }
     }

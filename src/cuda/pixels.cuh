@@ -167,6 +167,17 @@ __device__ SV_FORCE_INLINE void store_group(T* p, std::int64_t sc, std::int64_t 
   }
 }
 
+// An op whose parameters are per image may offer at(n): image n's functor, made once per thread
+// (a block never straddles images) rather than read from its arrays once per pixel.
+template <class Op>
+__device__ SV_FORCE_INLINE auto for_image(const Op& op, std::int64_t n) {
+  if constexpr (requires { op.at(n); }) {
+    return op.at(n);
+  } else {
+    return op;
+  }
+}
+
 // op(n, x[kIn], y[kOut]) for every pixel: one group per thread.
 // At most 64 registers (4 blocks of 256 per SM): enough 16-byte loads in flight per SM to
 // saturate memory even though each thread handles one group.
@@ -183,13 +194,14 @@ __global__ void __launch_bounds__(kPixelThreads, 4)
   load_group<Op::kIn, V>(in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0 * in.stride_w, in.stride_c,
                          in.stride_w, pos.count, x);
   T y[Op::kOut][V];
+  const auto f = for_image(op, image);
 #pragma unroll
   for (int v = 0; v < V; ++v) {
     T a[Op::kIn];
     T b[Op::kOut];
 #pragma unroll
     for (int c = 0; c < Op::kIn; ++c) a[c] = x[c][v];
-    op(image, a, b);
+    f(image, a, b);
 #pragma unroll
     for (int c = 0; c < Op::kOut; ++c) y[c][v] = b[c];
   }
