@@ -10,8 +10,9 @@
 // Two schedules, same arithmetic. The tiled one (tile_kernel) is one launch: a block makes a
 // tile of output rows and columns of one image, its vertical sums in shared memory. Its shared
 // memory is sized on the host from a bound on every image's scale (a box is never wider than its
-// image), so it serves every batch whose tile span fits; the rest (downscales beyond ~20x) take
-// the two-pass schedule, whose vertical sums go through global scratch, [N, C, out_h, widest
+// image); it serves batches downscaled at least ~3x each way (prefers_tiles) whose tile span fits.
+// The rest (milder scales, where the two-pass schedule measured faster, and downscales beyond ~20x)
+// take the two-pass schedule, whose vertical sums go through global scratch, [N, C, out_h, widest
 // image] floats. The scratch round trip was most of the two-pass time: 0.42 ms of 0.52 for a
 // 64x1080p batch resized to 224 (e4ce7e1 on the H200), for 0.17 GB of input.
 //
@@ -395,6 +396,18 @@ TileLayout tile_layout(std::int64_t max_h, std::int64_t max_w, std::int64_t resi
   return l;
 }
 
+// Which schedule is faster. A tile's block pays a fixed cost (the taps and weights of its 16 rows
+// and 32 columns, six barriers) that only a large downscale, many input pixels per output pixel,
+// pays back. On the H200 (bench/RESULTS.md, 2026-12-03), tiled against two-pass: 64 1080p images to
+// 256x455 (4.2x each way) 415 against 523 µs; 256 RandomResizedCrops of 300-600 images to 224 (the
+// images' bound: 2.7x each way) 490 against 433 µs; 256 of 300x300 images 398 against 328 µs.
+// The bound here is the images' scale (their boxes are on the device): tiles from 3x each way.
+bool prefers_tiles(std::int64_t max_h, std::int64_t max_w, std::int64_t resize_h, std::int64_t resize_w) {
+  const double sy = static_cast<double>(max_h) / static_cast<double>(resize_h);
+  const double sx = static_cast<double>(max_w) / static_cast<double>(resize_w);
+  return sy * sx >= 9.0;
+}
+
 // The tiled schedule's shared memory budget: the default per-block limit, so no opt-in call.
 constexpr std::size_t kTileSharedBytes = 48 * 1024;
 
@@ -434,7 +447,7 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
   LaunchScope scope(stream, "resized_crop_batch");
 
   const TileLayout layout = tile_layout(max_h, max_w, win.resize_h, win.resize_w, filter);
-  if (layout.bytes<A>() <= kTileSharedBytes) {
+  if (layout.bytes<A>() <= kTileSharedBytes && prefers_tiles(max_h, max_w, win.resize_h, win.resize_w)) {
     TileArgs<T, O, A> t{};
     t.boxes = box_data;
     t.hflip = flip_data;

@@ -490,7 +490,7 @@ def test_resized_crop_batch_across_tiles_and_schedules_equals_the_chain(device, 
     """Outputs of several tiles with partial edge tiles (CUDA's tiled schedule: 32x16 output
     pixels a block), flipped and not, up- and downscaled; a 1900-column row down to 100 (the
     widest span the tiled schedule takes) and a batch with a 2100-column one (the two-pass
-    schedule), each against the chain of functionals."""
+    schedule), and mild scales (two-pass too), each against the chain of functionals."""
     g = torch.Generator().manual_seed(5 + channels)
 
     def make(h, w):
@@ -502,6 +502,8 @@ def test_resized_crop_batch_across_tiles_and_schedules_equals_the_chain(device, 
          [40, 70]),
         ([(50, 1900), (60, 700)], [[0, 0, 50, 1900], [3, 1, 57, 690]], [10, 100]),
         ([(50, 2100), (60, 700)], [[0, 0, 50, 2100], [3, 1, 57, 690]], [10, 100]),
+        # Mild scales: the two-pass schedule on CUDA (tiles only from ~3x each way).
+        ([(60, 90), (45, 70), (30, 20)], [[0, 0, 60, 90], [5, 9, 31, 50], [2, 1, 27, 19]], [40, 70]),
     ]
     for sizes, rows, size in cases:
         xs = [make(h, w) for h, w in sizes]

@@ -7,8 +7,8 @@ Recognised chain (a prefix of Compose's transforms, at least two of them):
     -> ToDtype(float32 | float16 | bfloat16, scale) (optional)
     -> Normalize (optional; after a ToDtype or on float images)
 
-run as one ``resized_crop_batch`` call (one launch per 192 images on CUDA, one pass over the
-input, no intermediate image). Random parameters are drawn exactly as the unfused chain draws them
+run as one ``resized_crop_batch`` call (one or two launches per 192 images on CUDA, no
+intermediate image). Random parameters are drawn exactly as the unfused chain draws them
 (same generator, same order: the crop's, then the flip's), so the output equals the unfused
 chain's bit for bit, per-sample or not; ``Compose(..., fuse=False)`` runs the transforms one by
 one. Inputs: a batch tensor [N, C, H, W], an image [C, H, W] (plain or tv_tensors.Image), or an

@@ -31,7 +31,7 @@ def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, 
         One tensor ``[N, C, height, width]``.
 
     Devices and dtypes: CPU (every mode, uint8 and float images; the per-image ops in a loop) and CUDA
-    (bilinear with antialias for uint8 and float32 images, one launch per 192 images (two for downscales beyond ~20x), no
+    (bilinear with antialias for uint8 and float32 images, one launch per 192 images for downscales of about 3x to 20x each way, two otherwise, no
     synchronisation, capturable in CUDA graphs; output float32, float16, bfloat16 or the input's dtype).
     On CUDA, boxes outside their image are clamped into it (the device cannot raise); on the CPU they raise.
     """
