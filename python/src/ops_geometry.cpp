@@ -215,21 +215,30 @@ void bind_geometry_ops(nb::module_& m) {
       "[N, 8] (float32); ranges: brightness, contrast, saturation, hue, each (min, max) or None. One launch on CUDA.");
 
   m.def("color_jitter_batch", [](nb::handle images, nb::handle factors, nb::handle order, std::array<bool, 4> enabled,
-                                 nb::handle stream) {
-        OpCall call("color_jitter_batch", images, stream, "images");
+                                 nb::handle dtype, bool scale, nb::handle mean, nb::handle std, nb::handle stream) {
+        constexpr const char* op = "color_jitter_batch";
+        BatchTail tail;
+        if (!dtype.is_none()) tail.dtype = dtype_from_py(dtype, op, "dtype");
+        tail.scale = scale;
+        if (!mean.is_none()) tail.mean = float_list(mean, op, "mean");
+        if (!std.is_none()) tail.std = float_list(std, op, "std");
+        if (tail.mean.empty() != tail.std.empty()) throw Error(ErrorKind::Value, op, "mean/std", "both or neither", "only one of them");
+        OpCall call(op, images, stream, "images");
         const Tensor f = call.argument(factors, "factors"), o = call.argument(order, "order");
         Tensor out;
         if (call.release_gil()) {
           nb::gil_scoped_release release;
-          out = functional::color_jitter_batch(call.input(), f, o, enabled, call.stream());
+          out = functional::color_jitter_batch(call.input(), f, o, enabled, tail, call.stream());
         } else {
-          out = functional::color_jitter_batch(call.input(), f, o, enabled, call.stream());
+          out = functional::color_jitter_batch(call.input(), f, o, enabled, tail, call.stream());
         }
         return call.wrap(out);
       }, nb::arg("images"), nb::arg("factors"), nb::arg("order"), nb::arg("enabled"), nb::kw_only(),
-      nb::arg("stream").none() = nb::none(),
+      nb::arg("dtype").none() = nb::none(), nb::arg("scale") = true, nb::arg("mean").none() = nb::none(),
+      nb::arg("std").none() = nb::none(), nb::arg("stream").none() = nb::none(),
       "ColorJitter with each image's own factors [N, 4] (brightness, contrast, saturation, hue) and order [N, 4] "
-      "(a permutation of 0-3 per image); enabled: which of the four ops apply.");
+      "(a permutation of 0-3 per image); enabled: which of the four ops apply; then, optionally, to_dtype(dtype, scale) "
+      "and normalize(mean, std) in the same pass.");
 
   m.def("five_crop", [](nb::handle inpt, nb::handle size, nb::handle stream) {
         const auto sz = int_list(size, "five_crop", "size");

@@ -8,12 +8,16 @@
 // additions are adjust_contrast's, in the same order: the chain's result, bit for bit.
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "core/dtype_dispatch.hpp"
 #include "core/tensor_views.hpp"
 #include "cuda/contrast_mean.cuh"
 #include "cuda/pixels.cuh"
 #include "kernels/color.hpp"
 #include "kernels/color_hsv.hpp"
+#include "kernels/normalize.hpp"
+#include "kernels/to_dtype.hpp"
 #include "streamvision/functional/batch.hpp"
 
 namespace streamvision::cuda {
@@ -96,9 +100,13 @@ struct BeforeContrast {
 };
 
 // The pixel pass: all four steps.
+// Three blocks per SM (up to 80 registers): at four (64) the four steps spilled on uint8 images.
+constexpr int kJitterMinBlocks = 3;
+
 template <class T>
 struct AllSteps {
   static constexpr int kIn = 3, kOut = 3;
+  static constexpr int kMinBlocks = kJitterMinBlocks;
   JitterParams<T> params;
   struct Bound {
     ImageSteps<T> s;
@@ -111,9 +119,59 @@ struct AllSteps {
   SV_HOST_DEVICE void operator()(std::int64_t n, const T (&x)[3], T (&y)[3]) const { at(n)(n, x, y); }
 };
 
+// The pixel pass with a tail: the four steps, then to_dtype (T -> O) and normalize, in
+// registers: ColorJitter -> ToDtype -> Normalize in one pass, each value rounded as the three
+// ops' outputs are.
+template <class T, class O>
+struct AllStepsThenTail {
+  static constexpr int kIn = 3, kOut = 3;
+  static constexpr int kMinBlocks = kJitterMinBlocks;
+  using Out = O;
+  AllSteps<T> steps;
+  kernels::ToDtypeOp<T, O> to_dtype;
+  kernels::NormalizeOp<O, 3> norm;
+  bool convert, normalize;
+  struct Bound {
+    typename AllSteps<T>::Bound steps;
+    const AllStepsThenTail* tail;
+    SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[3], O (&y)[3]) const {
+      T v[3];
+      steps(n, x, v);
+      for (int c = 0; c < 3; ++c) {
+        O o;
+        if constexpr (std::is_same_v<T, O>) {
+          o = tail->convert ? tail->to_dtype(v[c], 0u) : v[c];
+        } else {
+          o = tail->to_dtype(v[c], 0u);
+        }
+        if constexpr (kernels::is_float_like<O>) {
+          if (tail->normalize) o = tail->norm(o, static_cast<std::uint32_t>(c));
+        }
+        y[c] = o;
+      }
+    }
+  };
+  SV_HOST_DEVICE Bound at(std::int64_t n) const { return {steps.at(n), this}; }
+  SV_HOST_DEVICE void operator()(std::int64_t n, const T (&x)[3], O (&y)[3]) const { at(n)(n, x, y); }
+};
+
+template <class T, class O>
+AllStepsThenTail<T, O> with_tail(const JitterParams<T>& params, const BatchTail& tail) {
+  AllStepsThenTail<T, O> op{};
+  op.steps = AllSteps<T>{params};
+  op.to_dtype = kernels::make_to_dtype_op<T, O>(tail.scale);
+  op.convert = tail.dtype.has_value();
+  op.normalize = !tail.mean.empty();
+  for (std::size_t c = 0; c < tail.mean.size() && c < 3; ++c) {
+    op.norm.mean[c] = kernels::to_opmath(kernels::cast<O>(tail.mean[c]));
+    op.norm.stdev[c] = kernels::to_opmath(kernels::cast<O>(tail.std[c]));
+  }
+  return op;
+}
+
 template <class T>
 void jitter(const Tensor& images, const Tensor& factors, const Tensor& order, const std::array<bool, 4>& enabled,
-            const Tensor& output, const Stream& stream) {
+            const BatchTail& tail, const Tensor& output, const Stream& stream) {
   const kernels::ImageBatch in = detail::image_batch(images), out = detail::image_batch(output);
   JitterParams<T> params{};
   params.factors = static_cast<const double*>(factors.data());
@@ -125,13 +183,30 @@ void jitter(const Tensor& images, const Tensor& factors, const Tensor& order, co
     scratch.emplace(contrast_means_scratch_bytes<T>(in), images.device(), stream);
     params.means = contrast_means<T, 3>(in, *scratch, stream, "color_jitter_batch", BeforeContrast<T>{params});
   }
-  launch_pixels<T>(in, out, AllSteps<T>{params}, stream, "color_jitter_batch");
+  if (!tail.dtype && tail.mean.empty()) {
+    launch_pixels<T>(in, out, AllSteps<T>{params}, stream, "color_jitter_batch");
+    return;
+  }
+  // The fused tail is built for the images the fused Compose chain makes (uint8, float32); the
+  // functional layer runs other dtypes' tails as separate ops (functional/batch.cpp).
+  if constexpr (std::is_same_v<T, std::uint8_t> || std::is_same_v<T, float>) {
+    switch (output.dtype()) {
+      case DType::Float32: return launch_pixels<T>(in, out, with_tail<T, float>(params, tail), stream, "color_jitter_batch");
+      case DType::Float16: return launch_pixels<T>(in, out, with_tail<T, Half>(params, tail), stream, "color_jitter_batch");
+      case DType::BFloat16: return launch_pixels<T>(in, out, with_tail<T, BFloat16>(params, tail), stream, "color_jitter_batch");
+      default:
+        if (output.dtype() == dtype_of<T>) return launch_pixels<T>(in, out, with_tail<T, T>(params, tail), stream, "color_jitter_batch");
+        break;
+    }
+  }
+  throw Error(ErrorKind::Runtime, "color_jitter_batch", "dtype", "a fused tail for uint8 or float32 images to a float dtype",
+              std::string(dtype_name(images.dtype())) + " -> " + dtype_name(output.dtype()));
 }
 
 void color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order, const std::array<bool, 4>& enabled,
-                        const Tensor& output, const Stream& stream) {
+                        const BatchTail& tail, const Tensor& output, const Stream& stream) {
   detail::ColorDTypes::dispatch(images.dtype(), "color_jitter_batch", [&](auto tag) {
-    jitter<typename decltype(tag)::type>(images, factors, order, enabled, output, stream);
+    jitter<typename decltype(tag)::type>(images, factors, order, enabled, tail, output, stream);
   });
 }
 

@@ -178,12 +178,37 @@ __device__ SV_FORCE_INLINE auto for_image(const Op& op, std::int64_t n) {
   }
 }
 
+// The element type an op writes: Op::Out when it names one (a fused conversion, batch_jitter.cu),
+// else its input's.
+template <class Op, class T>
+struct op_output {
+  using type = T;
+};
+template <class Op, class T>
+  requires requires { typename Op::Out; }
+struct op_output<Op, T> {
+  using type = typename Op::Out;
+};
+
+// Blocks per SM the pixel kernel is built for: 4 (at most 64 registers) unless the op asks for
+// fewer (Op::kMinBlocks: a long per-pixel chain that would spill at 64, batch_jitter.cu).
+template <class Op>
+constexpr int pixel_min_blocks() {
+  if constexpr (requires { Op::kMinBlocks; }) {
+    return Op::kMinBlocks;
+  } else {
+    return 4;
+  }
+}
+
 // op(n, x[kIn], y[kOut]) for every pixel: one group per thread.
 // At most 64 registers (4 blocks of 256 per SM): enough 16-byte loads in flight per SM to
 // saturate memory even though each thread handles one group.
 template <int V, class T, class Op>
-__global__ void __launch_bounds__(kPixelThreads, 4)
-    pixel_map_kernel(DeviceImage<const T> in, DeviceImage<T> out, PixelGrid grid, std::int64_t first_image, Op op) {
+__global__ void __launch_bounds__(kPixelThreads, pixel_min_blocks<Op>())
+    pixel_map_kernel(DeviceImage<const T> in, DeviceImage<typename op_output<Op, T>::type> out, PixelGrid grid,
+                     std::int64_t first_image, Op op) {
+  using O = typename op_output<Op, T>::type;
   std::uint32_t n, q;
   grid.blocks.divmod(blockIdx.x, n, q);
   const std::uint32_t g = q * kPixelThreads + threadIdx.x;
@@ -193,12 +218,12 @@ __global__ void __launch_bounds__(kPixelThreads, 4)
   T x[Op::kIn][V];
   load_group<Op::kIn, V>(in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0 * in.stride_w, in.stride_c,
                          in.stride_w, pos.count, x);
-  T y[Op::kOut][V];
+  O y[Op::kOut][V];
   const auto f = for_image(op, image);
 #pragma unroll
   for (int v = 0; v < V; ++v) {
     T a[Op::kIn];
-    T b[Op::kOut];
+    O b[Op::kOut];
 #pragma unroll
     for (int c = 0; c < Op::kIn; ++c) a[c] = x[c][v];
     f(image, a, b);
@@ -238,7 +263,7 @@ void launch_pixels(const kernels::ImageBatch& in, const kernels::ImageBatch& out
   for_each_image_slice(in.n, blocks_per_image, [&](std::int64_t first, std::int64_t images) {
     const unsigned blocks = static_cast<unsigned>(images * blocks_per_image);
     pixel_map_kernel<V, T, Op><<<blocks, kPixelThreads, 0, scope.handle()>>>(
-        device_image<const T>(in), device_image<T>(out), grid, first, op);
+        device_image<const T>(in), device_image<typename op_output<Op, T>::type>(out), grid, first, op);
     scope.check_launch();
   });
 }

@@ -104,6 +104,34 @@ void run_cpu(const std::vector<Tensor>& images, const Tensor& boxes, const Tenso
   }
 }
 
+// A to_dtype + normalize tail checked (normalize needs a float output, mean and std hold 1 or
+// `channels` values, std none zero) and with mean and std one value per channel, as the kernels
+// take them.
+BatchTail checked_tail(const char* op, const BatchTail& tail, DType input, std::int64_t channels) {
+  const DType out_dtype = tail.dtype.value_or(input);
+  if (!tail.mean.empty() || !tail.std.empty()) {
+    if (!is_floating_point(out_dtype)) {
+      throw Error(ErrorKind::Type, op, "mean", "a float output dtype to normalize", dtype_name(out_dtype));
+    }
+    auto check_len = [&](const std::vector<double>& v, const char* name) {
+      if (v.size() != 1 && static_cast<std::int64_t>(v.size()) != channels) {
+        throw Error(ErrorKind::Value, op, name, ("1 or " + std::to_string(channels) + " values").c_str(), format_list(v));
+      }
+    };
+    check_len(tail.mean, "mean");
+    check_len(tail.std, "std");
+    for (double s : tail.std) {
+      if (s == 0.0) throw Error(ErrorKind::Value, op, "std", "non-zero values", format_list(tail.std));
+    }
+  }
+  BatchTail t = tail;
+  if (!t.mean.empty()) {  // one value per channel for the kernel
+    if (t.mean.size() == 1) t.mean.assign(static_cast<std::size_t>(channels), t.mean[0]);
+    if (t.std.size() == 1) t.std.assign(static_cast<std::size_t>(channels), t.std[0]);
+  }
+  return t;
+}
+
 }  // namespace
 
 Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes, const std::vector<std::int64_t>& size,
@@ -127,26 +155,7 @@ Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes
   }
   const DType out_dtype = tail.dtype.value_or(first.dtype());
   const std::int64_t channels = first.size(0);
-  if (!tail.mean.empty()) {
-    if (!is_floating_point(out_dtype)) {
-      throw Error(ErrorKind::Type, kOp, "mean", "a float output dtype to normalize", dtype_name(out_dtype));
-    }
-    auto check_len = [&](const std::vector<double>& v, const char* name) {
-      if (v.size() != 1 && static_cast<std::int64_t>(v.size()) != channels) {
-        throw Error(ErrorKind::Value, kOp, name, ("1 or " + std::to_string(channels) + " values").c_str(), format_list(v));
-      }
-    };
-    check_len(tail.mean, "mean");
-    check_len(tail.std, "std");
-    for (double s : tail.std) {
-      if (s == 0.0) throw Error(ErrorKind::Value, kOp, "std", "non-zero values", format_list(tail.std));
-    }
-  }
-  BatchTail t = tail;
-  if (!t.mean.empty()) {  // one value per channel for the kernel
-    if (t.mean.size() == 1) t.mean.assign(static_cast<std::size_t>(channels), t.mean[0]);
-    if (t.std.size() == 1) t.std.assign(static_cast<std::size_t>(channels), t.std[0]);
-  }
+  const BatchTail t = checked_tail(kOp, tail, first.dtype(), channels);
   const Stream on = detail::op_stream(kOp, first, stream);
   if (first.device().is_cpu()) {
     Tensor out = empty({n, channels, size[0], size[1]}, out_dtype, first.device());
@@ -231,20 +240,24 @@ std::array<Tensor, 2> color_jitter_params(const Tensor& random,
 }
 
 Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order,
-                          const std::array<bool, 4>& enabled, const std::optional<Stream>& stream) {
+                          const std::array<bool, 4>& enabled, const BatchTail& tail, const std::optional<Stream>& stream) {
   constexpr const char* op = "color_jitter_batch";
   detail::check_image(op, images, 4);
   if (images.dim() != 4) throw Error(ErrorKind::Value, op, "images", "a batch [N, C, H, W]", describe(images));
   const std::int64_t n = images.size(0);
   check_parameter(factors, "factors", DType::Float64, {n, 4}, images);
   check_parameter(order, "order", DType::Int64, {n, 4}, images);
+  const BatchTail t = checked_tail(op, tail, images.dtype(), images.size(1));
+  const DType out_dtype = t.dtype.value_or(images.dtype());
   const Stream on = detail::op_stream(op, images, stream);
   if (images.device().is_cpu()) {
     // The functionals image by image (their checks included: channels, dtype, factor ranges).
     const Tensor f = contiguous(factors), o = contiguous(order);
     const auto* fv = static_cast<const double*>(f.data());
     const auto* ov = static_cast<const std::int64_t*>(o.data());
-    Tensor out = detail::new_output(images, {}, on);  // the CUDA path's layout rule
+    detail::OutputSpec spec;
+    spec.dtype = out_dtype;
+    Tensor out = detail::new_output(images, spec, on);  // the CUDA path's layout rule
     for (std::int64_t i = 0; i < n; ++i) {
       Tensor y = images.select(0, i);
       unsigned seen = 0;
@@ -265,6 +278,8 @@ Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Ten
           default: y = adjust_hue(y, factor); break;
         }
       }
+      if (t.dtype) y = to_dtype(y, *t.dtype, t.scale);
+      if (!t.mean.empty()) y = normalize(y, t.mean, t.std);
       copy_(out.select(0, i), y);
     }
     return out;
@@ -272,10 +287,21 @@ Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Ten
   if (images.size(1) != 3) {
     throw Error(ErrorKind::NotImplemented, op, "images", "3 channels on CUDA (the per-image ops take 1)", describe(images));
   }
+  const bool has_tail = t.dtype.has_value() || !t.mean.empty();
+  if (has_tail && images.dtype() != DType::UInt8 && images.dtype() != DType::Float32) {
+    // The CUDA kernel fuses the tail for the images the fused Compose chain makes; others take it
+    // as the separate ops (the same result).
+    Tensor y = color_jitter_batch(images, factors, order, enabled, {}, on);
+    if (t.dtype) y = to_dtype(y, *t.dtype, t.scale, on);
+    if (!t.mean.empty()) y = normalize(y, t.mean, t.std, false, on);
+    return y;
+  }
   const auto kernel = kernel_table<ops::ColorJitterBatch>().get(images.device(), images.dtype());
-  Tensor out = detail::new_output(images, {}, on);
+  detail::OutputSpec spec;
+  spec.dtype = out_dtype;
+  Tensor out = detail::new_output(images, spec, on);
   if (out.numel() == 0) return out;
-  kernel(images, contiguous(factors), contiguous(order), enabled, out, on);
+  kernel(images, contiguous(factors), contiguous(order), enabled, t, out, on);
   return out;
 }
 

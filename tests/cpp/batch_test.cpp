@@ -123,6 +123,44 @@ void check_color_jitter_batch(Device device) {
 
 TEST(Batch, ColorJitterBatchEqualsTheChainOnCpu) { check_color_jitter_batch(Device::cpu()); }
 
+// The tail: color_jitter_batch(..., {dtype, scale, mean, std}) equals the jitter, then to_dtype,
+// then normalize, bit for bit (on CUDA one pass for uint8 and float32 images).
+void check_color_jitter_batch_tail(Device device) {
+  const std::int64_t n = 6;
+  Tensor f = empty({n, 4}, DType::Float64, Device::cpu());
+  std::vector<std::int64_t> order;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double t = static_cast<double>(i) / static_cast<double>(n);
+    const double v[4] = {0.6 + 0.8 * t, 1.5 - t, 0.4 + 1.1 * t, 0.25 - 0.5 * t};
+    std::copy(v, v + 4, f.data_as<double>() + 4 * i);
+    const std::int64_t perms[6][4] = {{0, 1, 2, 3}, {1, 0, 3, 2}, {2, 3, 1, 0}, {3, 1, 0, 2}, {1, 2, 3, 0}, {0, 3, 2, 1}};
+    order.insert(order.end(), perms[i], perms[i] + 4);
+  }
+  const Tensor o = tensor_of(order, {n, 4});
+  const std::array<bool, 4> all{true, true, true, true};
+  for (const DType dtype : {DType::UInt8, DType::Float32, DType::UInt16}) {
+    const Tensor x = to_device(random_cpu({n, 3, 11, 37}, dtype, 5, 0.0, 1.0), device);
+    const Tensor plain = functional::color_jitter_batch(x, to_device(f, device), to_device(o, device), all);
+    for (const DType out : {DType::Float32, DType::Float16, DType::BFloat16}) {
+      BatchTail tail;
+      tail.dtype = out;
+      tail.mean = {0.485, 0.456, 0.406};
+      tail.std = {0.229, 0.224, 0.225};
+      const Tensor got = functional::color_jitter_batch(x, to_device(f, device), to_device(o, device), all, tail);
+      const Tensor want = functional::normalize(functional::to_dtype(plain, out, true), tail.mean, tail.std);
+      EXPECT_EQ(got.dtype(), out);
+      EXPECT_TRUE(bitwise_equal(to_cpu(got), to_cpu(want))) << dtype_name(dtype) << " -> " << dtype_name(out);
+    }
+  }
+}
+
+TEST(Batch, ColorJitterBatchTailEqualsTheSeparateOpsOnCpu) { check_color_jitter_batch_tail(Device::cpu()); }
+
+TEST(Batch, ColorJitterBatchTailEqualsTheSeparateOpsOnCuda) {
+  SV_REQUIRE_GPU();
+  check_color_jitter_batch_tail(kGpu);
+}
+
 // The CPU raises for an order that is not a permutation (out of range, or repeated) and names it.
 TEST(Batch, ColorJitterBatchRejectsAnOrderThatIsNotAPermutation) {
   const Tensor images = random_cpu({2, 3, 5, 6}, DType::UInt8, 4);

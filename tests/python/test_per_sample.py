@@ -563,6 +563,16 @@ def _pipelines():
                                         T.ToDtype(torch.bfloat16, scale=True), norm],
         "centercrop-flip-todtype": lambda ps: [T.CenterCrop(22), T.RandomHorizontalFlip(per_sample=ps),
                                                T.ToDtype(torch.float32, scale=True)],
+        # ColorJitter in the chain: crop, then one jitter pass that converts and normalizes.
+        "rrc-flip-jitter-todtype-normalize": lambda ps: [
+            T.RandomResizedCrop(24, per_sample=ps), T.RandomHorizontalFlip(per_sample=ps),
+            T.ColorJitter(0.4, 0.4, 0.4, 0.1, per_sample=ps), T.ToDtype(torch.float32, scale=True), norm],
+        "resize-jitter-half": lambda ps: [T.Resize([20, 30]), T.ColorJitter(contrast=0.5, hue=0.2, per_sample=ps),
+                                          T.ToDtype(torch.float16, scale=True)],
+        "centercrop-flip-jitter-bf16-normalize": lambda ps: [
+            T.CenterCrop(22), T.RandomHorizontalFlip(per_sample=ps), T.ColorJitter(brightness=0.5, saturation=0.6, per_sample=ps),
+            T.ToDtype(torch.bfloat16, scale=True), norm],
+        "rrc-jitter": lambda ps: [T.RandomResizedCrop(24, per_sample=ps), T.ColorJitter(0.3, 0.3, 0.3, per_sample=ps)],
     }
 
 
@@ -599,6 +609,78 @@ def test_fusion_is_used():
     with mock.patch.object(F, "to_dtype", side_effect=lambda *a, **k: calls.append(1) or real(*a, **k)):
         T.Compose(steps(True), fuse=False)(x)
     assert calls, "fuse=False: ToDtype runs on its own"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_fusion_with_color_jitter_is_one_jitter_call(device):
+    """A chain with ColorJitter runs as the crop's batch call and one color_jitter_batch call that
+    also converts and normalizes (no separate ToDtype or Normalize), per-sample and with one shared
+    draw (fuse=True), on a batch tensor and on an ImageList; float32 images too."""
+    from unittest import mock
+
+    norm = T.Normalize([0.5, 0.4, 0.3], [0.2, 0.3, 0.25])
+    for ps, fuse in ((True, "auto"), (False, True)):
+        steps = [T.RandomResizedCrop(16, per_sample=ps), T.RandomHorizontalFlip(per_sample=ps),
+                 T.ColorJitter(0.4, 0.4, 0.4, 0.1, per_sample=ps), T.ToDtype(torch.float32, scale=True), norm]
+        inputs = [images(n=4, device=device), images(n=4, device=device).to(torch.float32) / 255]
+        if ps:
+            inputs.append(T.ImageList(image_list(device=device)))
+        for x in inputs:
+            calls, real = [], F.color_jitter_batch
+            spy = lambda *a, **k: calls.append(k) or real(*a, **k)  # noqa: E731
+            with mock.patch.object(F, "color_jitter_batch", side_effect=spy), \
+                    mock.patch.object(F, "to_dtype", side_effect=AssertionError("ToDtype ran on its own")), \
+                    mock.patch.object(F, "normalize", side_effect=AssertionError("Normalize ran on its own")):
+                out = T.Compose(steps, fuse=fuse)(x)
+            assert out.dtype == torch.float32 and out.shape[-2:] == (16, 16)
+            assert len(calls) == 1 and calls[0]["dtype"] == torch.float32 and calls[0]["mean"] is not None
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float32, torch.float16])
+def test_color_jitter_batch_tail_equals_the_separate_ops(device, dtype):
+    """color_jitter_batch(..., dtype, scale, mean, std) equals the jitter, then to_dtype, then
+    normalize, bit for bit: every order, all ops or some, float32/float16/bfloat16 outputs, with and
+    without scale; contiguous and channels_last images (float16 images: the separate-ops path)."""
+    import itertools
+
+    g = torch.Generator().manual_seed(9)
+    perms = list(itertools.permutations(range(4)))
+    n = len(perms)
+    base = torch.randint(0, 256, (n, 3, 13, 19), dtype=torch.uint8, generator=g)
+    x = (base if dtype == torch.uint8 else (base.to(dtype) / 255)).to(device)
+    factors = torch.stack([torch.rand(n, generator=g, dtype=torch.float64) * 1.2 + 0.4,
+                           torch.rand(n, generator=g, dtype=torch.float64) * 1.2 + 0.4,
+                           torch.rand(n, generator=g, dtype=torch.float64) * 1.2 + 0.4,
+                           torch.rand(n, generator=g, dtype=torch.float64) * 0.6 - 0.3], 1).to(device)
+    order = torch.tensor(perms, dtype=torch.int64).to(device)
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    for layout in (torch.contiguous_format, torch.channels_last):
+        xi = x.contiguous(memory_format=layout)
+        for enabled in ((True, True, True, True), (True, False, True, False), (False, True, False, True)):
+            plain = F.color_jitter_batch(xi, factors, order, enabled)
+            for out_dtype, scale, norm in ((torch.float32, True, True), (torch.float16, True, True),
+                                           (torch.bfloat16, True, False), (torch.float32, False, False)):
+                got = F.color_jitter_batch(xi, factors, order, enabled, dtype=out_dtype, scale=scale,
+                                           mean=mean if norm else None, std=std if norm else None)
+                want = F.to_dtype(plain, out_dtype, scale=scale)
+                if norm:
+                    want = F.normalize(want, mean, std)
+                assert got.dtype == out_dtype and torch.equal(got, want), (layout, enabled, out_dtype, scale, norm)
+
+
+def test_color_jitter_batch_tail_checks_its_arguments():
+    x = images(n=2)
+    f, o = torch.ones(2, 4, dtype=torch.float64), torch.tensor([[0, 1, 2, 3]] * 2)
+    f[:, 3] = 0
+    with pytest.raises(TypeError, match=r"color_jitter_batch: argument 'mean'.*float output dtype"):
+        F.color_jitter_batch(x, f, o, mean=[0.5], std=[0.5])
+    with pytest.raises(ValueError, match=r"argument 'std'.*non-zero"):
+        F.color_jitter_batch(x, f, o, dtype=torch.float32, mean=[0.5], std=[0.0])
+    with pytest.raises(ValueError, match=r"argument 'mean'.*1 or 3 values"):
+        F.color_jitter_batch(x, f, o, dtype=torch.float32, mean=[0.5, 0.5], std=[0.5, 0.5])
+    with pytest.raises(ValueError, match=r"mean/std.*both or neither"):
+        F.color_jitter_batch(x, f, o, dtype=torch.float32, mean=[0.5])
 
 
 # ---- CUDA: device parameters, one launch, graphs ----------------------------------------------------------

@@ -77,8 +77,11 @@ struct ColorJitterParams {
 // [N, 4] contiguous on their device, output like images; enabled[k] says whether op k applies.
 struct ColorJitterBatch {
   static constexpr const char* name = "color_jitter_batch";
+  // tail: the optional to_dtype and normalize of the result (mean/std one value per channel),
+  // output of the tail's dtype (the images' when none).
   using Kernel = void (*)(const Tensor& images, const Tensor& factors, const Tensor& order,
-                          const std::array<bool, 4>& enabled, const Tensor& output, const Stream& stream);
+                          const std::array<bool, 4>& enabled, const BatchTail& tail, const Tensor& output,
+                          const Stream& stream);
 };
 }  // namespace ops
 
@@ -118,8 +121,13 @@ std::array<Tensor, 2> color_jitter_params(const Tensor& random,
 // not a permutation raises on the CPU; the device cannot raise, so on CUDA an entry that is not
 // 0-3 leaves the image as it is at that step and a repeated contrast blends with the mean taken
 // before the first.
+//
+// tail (optional): then to_dtype(dtype, scale) and normalize(mean, std) of each result, as
+// resized_crop_batch's tail: ColorJitter -> ToDtype -> Normalize as one pass on CUDA, the result
+// equal to the three steps bit for bit.
 Tensor color_jitter_batch(const Tensor& images, const Tensor& factors, const Tensor& order,
-                          const std::array<bool, 4>& enabled, const std::optional<Stream>& stream = std::nullopt);
+                          const std::array<bool, 4>& enabled, const BatchTail& tail = {},
+                          const std::optional<Stream>& stream = std::nullopt);
 
 }  // namespace functional
 }  // namespace streamvision

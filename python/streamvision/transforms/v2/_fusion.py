@@ -4,13 +4,17 @@ Recognised chain (a prefix of Compose's transforms, at least two of them):
 
     RandomResizedCrop | Resize (then CenterCrop, optional) | CenterCrop (uint8 images)
     -> RandomHorizontalFlip (optional)
+    -> ColorJitter (optional; 3-channel images on CUDA)
     -> ToDtype(float32 | float16 | bfloat16, scale) (optional)
     -> Normalize (optional; after a ToDtype or on float images)
 
 run as one ``resized_crop_batch`` call (one or two launches per 192 images on CUDA, no
-intermediate image). Random parameters are drawn exactly as the unfused chain draws them
-(same generator, same order: the crop's, then the flip's), so the output equals the unfused
-chain's bit for bit, per-sample or not; ``Compose(..., fuse=False)`` runs the transforms one by
+intermediate image), or, with a ColorJitter, as ``resized_crop_batch`` then one
+``color_jitter_batch`` that also converts and normalizes (ColorJitter's contrast needs each
+image's mean after the crop, so the jitter cannot join the crop's pass: three launches on CUDA
+instead of eleven). Random parameters are drawn exactly as the unfused chain draws them (same
+generator, same order: the crop's, the flip's, then the jitter's), so the output equals the
+unfused chain's bit for bit, per-sample or not; ``Compose(..., fuse=False)`` runs the transforms one by
 one. Inputs: a batch tensor [N, C, H, W], an image [C, H, W] (plain or tv_tensors.Image), or an
 ImageList. Anything else (other structures, tv_tensors other than Image, modes the kernel does
 not cover) runs unfused.
@@ -30,7 +34,7 @@ def _torch():
 
 
 def _match(transforms):
-    """(head, flip, to_dtype, normalize, count) for a fusable prefix, or None."""
+    """(head, after, flip, jitter, to_dtype, normalize, count) for a fusable prefix, or None."""
     from . import _transforms as T
 
     if len(transforms) < 2:
@@ -40,12 +44,14 @@ def _match(transforms):
         return None
     if type(head) is T.Resize and (head.size is None or head.max_size is not None):
         return None
-    i, flip, to_dtype, normalize = 1, None, None, None
+    i, flip, jitter, to_dtype, normalize = 1, None, None, None, None
     after = None  # a CenterCrop of the resized images
     if type(head) is T.Resize and i < len(transforms) and type(transforms[i]) is T.CenterCrop:
         after, i = transforms[i], i + 1
     if i < len(transforms) and type(transforms[i]) is T.RandomHorizontalFlip:
         flip, i = transforms[i], i + 1
+    if i < len(transforms) and type(transforms[i]) is T.ColorJitter:
+        jitter, i = transforms[i], i + 1
     torch = _torch()
     if i < len(transforms) and type(transforms[i]) is T.ToDtype:
         t = transforms[i]
@@ -55,7 +61,7 @@ def _match(transforms):
         normalize, i = transforms[i], i + 1
     if i < 2:
         return None
-    return head, after, flip, to_dtype, normalize, i
+    return head, after, flip, jitter, to_dtype, normalize, i
 
 
 def _mode(head):
@@ -66,13 +72,15 @@ def _mode(head):
     return head.interpolation, bool(head.antialias)
 
 
-def _covered(head, to_dtype, normalize, x):
+def _covered(head, jitter, to_dtype, normalize, x):
     """Whether the batch kernel computes this chain for images like x (checked before any draw)."""
     from . import _transforms as T
 
     torch = _torch()
     if x.dtype not in (torch.uint8, torch.float32):
         return False
+    if jitter is not None and (x.ndim != 3 or x.shape[0] != 3):
+        return False  # the unfused ColorJitter says what it makes of other channel counts
     if type(head) is T.CenterCrop and x.dtype != torch.uint8:
         return False  # an exact crop through the resampler needs finite neighbours: bytes are
     if normalize is not None and to_dtype is None and not x.dtype.is_floating_point:
@@ -94,8 +102,8 @@ def run(compose, inpt, only_per_sample=False):
     m = _match(compose.transforms)
     if m is None:
         return NotImplemented
-    head, after, flip, to_dtype, normalize, count = m
-    per_sample = bool(head.per_sample or (flip is not None and flip.per_sample))
+    head, after, flip, jitter, to_dtype, normalize, count = m
+    per_sample = bool(head.per_sample or (flip is not None and flip.per_sample) or (jitter is not None and jitter.per_sample))
     if only_per_sample and not per_sample:
         return NotImplemented
     single = False
@@ -121,7 +129,7 @@ def run(compose, inpt, only_per_sample=False):
         batch = None
     else:
         return NotImplemented
-    if not _covered(head, to_dtype, normalize, first):
+    if not _covered(head, jitter, to_dtype, normalize, first):
         return NotImplemented
     if batch is None:
         batch = _per_sample.Batch(batch_input, type(head).__name__)
@@ -152,11 +160,15 @@ def run(compose, inpt, only_per_sample=False):
 
             hflip = torch.full((batch.n,), _applies(flip.p), dtype=torch.bool, device=batch.device)
     mode, aa = _mode(head)
-    out = _per_sample.apply_resized_crop(
-        batch, boxes, size, mode, aa, hflip=hflip, dtype=to_dtype.dtype if to_dtype is not None else None,
-        scale=to_dtype.scale if to_dtype is not None else True,
-        mean=normalize.mean if normalize is not None else None, std=normalize.std if normalize is not None else None,
-        window=window)
+    tail = dict(dtype=to_dtype.dtype if to_dtype is not None else None,
+                scale=to_dtype.scale if to_dtype is not None else True,
+                mean=normalize.mean if normalize is not None else None,
+                std=normalize.std if normalize is not None else None)
+    if jitter is None:
+        out = _per_sample.apply_resized_crop(batch, boxes, size, mode, aa, hflip=hflip, window=window, **tail)
+    else:
+        out = _per_sample.apply_resized_crop(batch, boxes, size, mode, aa, hflip=hflip, window=window)
+        out = _jitter(jitter, out, tail)
     if single:
         out = out[0]
     tv = _sample.tv_tensors()
@@ -164,6 +176,30 @@ def run(compose, inpt, only_per_sample=False):
         out = tv.wrap(out, like=like)
     for t in compose.transforms[count:]:
         out = t(out)
+    return out
+
+
+def _jitter(jitter, x, tail):
+    """ColorJitter (then the ToDtype and Normalize of `tail`) on the cropped batch x, its
+    parameters drawn as the unfused ColorJitter draws them: per image, or once for the call."""
+    torch = _torch()
+    plain = x.as_subclass(torch.Tensor) if type(x) is not torch.Tensor else x
+    batch = _per_sample.Batch(plain, "ColorJitter")
+    ranges = jitter._ranges()
+    if jitter.per_sample:
+        params = jitter.sample_params(batch)
+    else:
+        # One draw (randperm(4), then the factors: make_params' order), the same for every image.
+        p = jitter.make_params([plain])
+        dev, n = plain.device, batch.n
+        factors = torch.tensor([[0.0 if p[k] is None else float(p[k]) for k in ("b", "c", "s", "h")]],
+                               dtype=torch.float64).to(dev, non_blocking=True).expand(n, 4)
+        order = torch.tensor([list(p["order"])], dtype=torch.int64).to(dev, non_blocking=True).expand(n, 4)
+        params = _per_sample.BatchParams({"order": order})
+        params.pack("jitter", (factors, order), {})
+    out = _per_sample.apply_color_jitter(batch, params, ranges, **tail)
+    if out is None:
+        raise RuntimeError("ColorJitter's batch op did not take a batch the fusion checked")  # _covered's rule broke
     return out
 
 

@@ -371,8 +371,27 @@ def sample_color_jitter(ranges, batch):
     return params
 
 
-def apply_color_jitter(batch, params, ranges):
-    """The batch op for a uniform batch (CUDA: 3 channels), else None."""
+def jitter_tensors(batch, params, ranges):
+    """(factors float64 [N, 4], order int64 [N, 4]) for F.color_jitter_batch from per-sample
+    params: the sampler's own tensors when they are unchanged, else built from the fields."""
+    torch = _torch()
+    drawn = params.packed("jitter") if isinstance(params, BatchParams) else None
+    if drawn is not None:
+        return drawn
+    cols = []
+    for key, r in zip(("b", "c", "s", "h"), ranges):
+        v = params.get(key) if r is not None else None
+        cols.append(v.to(torch.float64) if isinstance(v, torch.Tensor)
+                    else torch.zeros(batch.n, dtype=torch.float64, device=batch.device))
+    order = params["order"]
+    if not isinstance(order, torch.Tensor):
+        return None
+    return torch.stack(cols, dim=1), order.to(torch.int64)
+
+
+def apply_color_jitter(batch, params, ranges, dtype=None, scale=True, mean=None, std=None):
+    """The batch op for a uniform batch (CUDA: 3 channels), else None. dtype/scale/mean/std: a
+    ToDtype and Normalize after it, in the same call (the fused Compose chain)."""
     torch = _torch()
     from . import functional as F
 
@@ -381,22 +400,13 @@ def apply_color_jitter(batch, params, ranges):
         return None
     if batch.device.type not in ("cuda", "cpu"):
         return None
-    n = batch.n
-    drawn = params.packed("jitter") if isinstance(params, BatchParams) else None
-    if drawn is not None:
-        factors, order = drawn  # the sampler's own tensors, its fields unchanged
-    else:
-        cols = []
-        for key, r in zip(("b", "c", "s", "h"), ranges):
-            v = params.get(key) if r is not None else None
-            cols.append(v.to(torch.float64) if isinstance(v, torch.Tensor)
-                        else torch.zeros(n, dtype=torch.float64, device=batch.device))
-        factors = torch.stack(cols, dim=1)
-        order = params["order"]
-    if not isinstance(order, torch.Tensor):
+    drawn = jitter_tensors(batch, params, ranges)
+    if drawn is None:
         return None
+    factors, order = drawn
     plain = x.as_subclass(torch.Tensor) if _sample.kind(x) else x
-    out = F.color_jitter_batch(plain, factors, order.to(torch.int64), [r is not None for r in ranges])
+    out = F.color_jitter_batch(plain, factors, order, [r is not None for r in ranges], dtype=dtype, scale=scale,
+                               mean=mean, std=std)
     tv = _sample.tv_tensors()
     if tv is not None and isinstance(x, tv.TVTensor):
         out = tv.wrap(out, like=x)

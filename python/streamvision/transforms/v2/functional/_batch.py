@@ -87,7 +87,8 @@ def color_jitter_params(random, ranges, *, stream=None):
     return _C.color_jitter_params(random, [None if r is None else list(r) for r in ranges], stream=stream)
 
 
-def color_jitter_batch(images, factors, order, enabled=(True, True, True, True), *, stream=None):
+def color_jitter_batch(images, factors, order, enabled=(True, True, True, True), *, dtype=None, scale=True, mean=None,
+                       std=None, stream=None):
     """ColorJitter's four ops on each image of a batch with that image's own factors and order.
 
     Image ``i`` of the result equals, for ``k`` in ``order[i]`` (a permutation of 0 brightness, 1
@@ -99,14 +100,19 @@ def color_jitter_batch(images, factors, order, enabled=(True, True, True, True),
         factors: float64 ``[N, 4]``: brightness, contrast, saturation, hue factors.
         order: int64 ``[N, 4]``: the order of the ops per image.
         enabled: four booleans: which ops apply (ColorJitter's None ranges are disabled).
+        dtype, scale: keyword-only; then ``to_dtype(result, dtype, scale=scale)`` (none by default).
+        mean, std: keyword-only; then ``normalize(result, mean, std)`` (a float result; both or neither).
         stream: keyword-only; as every op's.
 
     Returns:
-        A tensor like ``images``.
+        A tensor like ``images`` (of ``dtype`` when given). With ``dtype``/``mean`` it equals the jitter
+        followed by those ops bit for bit; on CUDA, for uint8 and float32 images, all of it is one pass.
 
     On CUDA: one pass over the batch for the four steps (plus one reduction for the contrast means
     when contrast is enabled), no synchronisation, capturable; factors are not range-checked there
     (the device cannot raise), an order entry outside 0-3 leaves that step out and a repeated
     contrast blends with the mean taken before the first. The CPU checks both and raises.
     """
-    return _C.color_jitter_batch(images, factors, order, [bool(e) for e in enabled], stream=stream)
+    return _C.color_jitter_batch(images, factors, order, [bool(e) for e in enabled], dtype=dtype, scale=scale,
+                                 mean=None if mean is None else list(mean), std=None if std is None else list(std),
+                                 stream=stream)
