@@ -6,6 +6,7 @@ directory fails at start, exit codes."""
 import json
 import os
 import pathlib
+import re
 import subprocess
 
 import numpy as np
@@ -88,8 +89,10 @@ def replay(entry):
 def test_outputs_equal_the_python_pipeline(tmp_path):
     make_images(tmp_path / "in")
     out = tmp_path / "out"
-    proc = run("--pipeline", RANDOM_PIPELINE, "--seed", 7, tmp_path / "in", out, check_rc=0)
+    proc = run("--pipeline", RANDOM_PIPELINE, "--seed", 7, "--batch", 2, tmp_path / "in", out, check_rc=0)
     assert "5 processed, 0 skipped" in proc.stdout
+    # Three batches: the summary gives the start-up (the first batch out) apart from the rate after it.
+    assert re.search(r"start-up: first batch out after [\d.]+ s; after it [\d.]+ images/s", proc.stdout), proc.stdout
     entries = manifest(out)
     assert len(entries) == 5
     assert any(c["op"] == "horizontal_flip" for e in entries for c in e["calls"])  # p=0.5 over 5 samples
