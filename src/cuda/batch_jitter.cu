@@ -5,7 +5,8 @@
 // the reduction applies them to each pixel as it reads it (contrast_means' `pre`) instead of
 // making that state. The per-image functors are the functionals' own (kernels/color.hpp,
 // kernels/color_hsv.hpp), each rounding to T as the functional's output does, and the reduction's
-// additions are adjust_contrast's, in the same order: the chain's result, bit for bit.
+// additions are adjust_contrast's, in the same order: the chain's result, bit for bit. With a
+// tail (the fused Compose chain), the pixel pass also converts and normalizes what it writes.
 #include <cuda_runtime.h>
 
 #include <type_traits>
@@ -99,10 +100,11 @@ struct BeforeContrast {
   SV_HOST_DEVICE void operator()(std::int64_t n, T (&p)[3]) const { at(n)(n, p); }
 };
 
-// The pixel pass: all four steps.
-// Three blocks per SM (up to 80 registers): at four (64) the four steps spilled on uint8 images.
+// The pixel passes are built for three blocks per SM (up to 80 registers): at four (64) the
+// four steps spilled on uint8 images.
 constexpr int kJitterMinBlocks = 3;
 
+// The pixel pass: all four steps.
 template <class T>
 struct AllSteps {
   static constexpr int kIn = 3, kOut = 3;
