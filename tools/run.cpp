@@ -618,9 +618,10 @@ int run(const RunOptions& o) {
   // stage) against the rate after it.
   const double after_first = std::chrono::duration<double>(Clock::now() - t_first_batch).count();
   if (finished > first_batch_images && after_first > 0) {
+    char device_part[48] = "";  // the device's own start-up, on CUDA
+    if (device.is_cuda()) std::snprintf(device_part, sizeof(device_part), " (device start-up %.3f s)", device_startup);
     std::printf("  start-up: first batch out after %.3f s%s; after it %.1f images/s\n",
-                std::chrono::duration<double>(t_first_batch - t_start).count(),
-                device.is_cuda() ? (" (device start-up " + std::to_string(device_startup).substr(0, 5) + " s)").c_str() : "",
+                std::chrono::duration<double>(t_first_batch - t_start).count(), device_part,
                 (finished - first_batch_images) / after_first);
   }
   for (const auto& [i, message] : failures) std::printf("  skipped %s: %s\n", inputs[i].path.string().c_str(), message.c_str());

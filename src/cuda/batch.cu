@@ -22,12 +22,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
+#include "cuda/batch_tail.cuh"
 #include "cuda/launch.hpp"
-#include "kernels/normalize.hpp"
 #include "kernels/resize_weights.hpp"
-#include "kernels/to_dtype.hpp"
 #include "streamvision/functional/batch.hpp"
 
 namespace streamvision::cuda {
@@ -159,23 +157,11 @@ __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs
 // What follows the resize: rounding to T (resize_output), then to_dtype and normalize if asked.
 template <class T, class O>
 struct OutputTail {
-  bool convert, normalize;
-  kernels::ToDtypeOp<T, O> to_dtype;
-  kernels::NormalizeOp<O, kChannels> norm;
+  ConvertNormalize<T, O, kChannels> convert;
 
   template <class A>
   __device__ SV_FORCE_INLINE O operator()(A sum, int c) const {
-    const T v = kernels::resize_output<T>(sum);
-    O o;
-    if constexpr (std::is_same_v<T, O>) {
-      o = convert ? to_dtype(v, 0) : v;
-    } else {
-      o = to_dtype(v, 0);
-    }
-    if (normalize) {
-      if constexpr (kernels::is_float_like<O>) o = norm(o, static_cast<std::uint32_t>(c));
-    }
-    return o;
+    return convert(kernels::resize_output<T>(sum), c);
   }
 };
 
@@ -425,14 +411,7 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
   const auto total = static_cast<std::int64_t>(images.size());
   const std::int64_t per_launch = std::min<std::int64_t>(kMaxImages, total);
 
-  OutputTail<T, O> out_tail{};
-  out_tail.to_dtype = kernels::make_to_dtype_op<T, O>(tail.scale);
-  out_tail.convert = tail.dtype.has_value();
-  out_tail.normalize = !tail.mean.empty();
-  for (std::size_t c = 0; c < tail.mean.size(); ++c) {
-    out_tail.norm.mean[c] = kernels::to_opmath(kernels::cast<O>(tail.mean[c]));
-    out_tail.norm.stdev[c] = kernels::to_opmath(kernels::cast<O>(tail.std[c]));
-  }
+  const OutputTail<T, O> out_tail{ConvertNormalize<T, O, kChannels>::make(tail)};
   auto table_of = [&](std::int64_t first, int count) {
     ImageTable table{};
     for (int i = 0; i < count; ++i) {

@@ -13,12 +13,11 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "core/tensor_views.hpp"
+#include "cuda/batch_tail.cuh"
 #include "cuda/contrast_mean.cuh"
 #include "cuda/pixels.cuh"
 #include "kernels/color.hpp"
 #include "kernels/color_hsv.hpp"
-#include "kernels/normalize.hpp"
-#include "kernels/to_dtype.hpp"
 #include "streamvision/functional/batch.hpp"
 
 namespace streamvision::cuda {
@@ -97,7 +96,6 @@ struct BeforeContrast {
     }
     return b;
   }
-  SV_HOST_DEVICE void operator()(std::int64_t n, T (&p)[3]) const { at(n)(n, p); }
 };
 
 // The pixel passes are built for three blocks per SM (up to 80 registers): at four (64) the
@@ -118,57 +116,32 @@ struct AllSteps {
     }
   };
   SV_HOST_DEVICE Bound at(std::int64_t n) const { return {params.at(n)}; }
-  SV_HOST_DEVICE void operator()(std::int64_t n, const T (&x)[3], T (&y)[3]) const { at(n)(n, x, y); }
 };
 
-// The pixel pass with a tail: the four steps, then to_dtype (T -> O) and normalize, in
-// registers: ColorJitter -> ToDtype -> Normalize in one pass, each value rounded as the three
-// ops' outputs are.
+// The pixel pass with a tail: the four steps, then to_dtype (T -> O) and normalize
+// (batch_tail.cuh), in registers: ColorJitter -> ToDtype -> Normalize in one pass.
 template <class T, class O>
 struct AllStepsThenTail {
   static constexpr int kIn = 3, kOut = 3;
   static constexpr int kMinBlocks = kJitterMinBlocks;
   using Out = O;
   AllSteps<T> steps;
-  kernels::ToDtypeOp<T, O> to_dtype;
-  kernels::NormalizeOp<O, 3> norm;
-  bool convert, normalize;
+  ConvertNormalize<T, O, 3> tail;
   struct Bound {
     typename AllSteps<T>::Bound steps;
-    const AllStepsThenTail* tail;
+    ConvertNormalize<T, O, 3> tail;
     SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[3], O (&y)[3]) const {
       T v[3];
       steps(n, x, v);
-      for (int c = 0; c < 3; ++c) {
-        O o;
-        if constexpr (std::is_same_v<T, O>) {
-          o = tail->convert ? tail->to_dtype(v[c], 0u) : v[c];
-        } else {
-          o = tail->to_dtype(v[c], 0u);
-        }
-        if constexpr (kernels::is_float_like<O>) {
-          if (tail->normalize) o = tail->norm(o, static_cast<std::uint32_t>(c));
-        }
-        y[c] = o;
-      }
+      for (int c = 0; c < 3; ++c) y[c] = tail(v[c], c);
     }
   };
-  SV_HOST_DEVICE Bound at(std::int64_t n) const { return {steps.at(n), this}; }
-  SV_HOST_DEVICE void operator()(std::int64_t n, const T (&x)[3], O (&y)[3]) const { at(n)(n, x, y); }
+  SV_HOST_DEVICE Bound at(std::int64_t n) const { return {steps.at(n), tail}; }
 };
 
 template <class T, class O>
 AllStepsThenTail<T, O> with_tail(const JitterParams<T>& params, const BatchTail& tail) {
-  AllStepsThenTail<T, O> op{};
-  op.steps = AllSteps<T>{params};
-  op.to_dtype = kernels::make_to_dtype_op<T, O>(tail.scale);
-  op.convert = tail.dtype.has_value();
-  op.normalize = !tail.mean.empty();
-  for (std::size_t c = 0; c < tail.mean.size() && c < 3; ++c) {
-    op.norm.mean[c] = kernels::to_opmath(kernels::cast<O>(tail.mean[c]));
-    op.norm.stdev[c] = kernels::to_opmath(kernels::cast<O>(tail.std[c]));
-  }
-  return op;
+  return {AllSteps<T>{params}, ConvertNormalize<T, O, 3>::make(tail)};
 }
 
 template <class T>

@@ -167,8 +167,9 @@ __device__ SV_FORCE_INLINE void store_group(T* p, std::int64_t sc, std::int64_t 
   }
 }
 
-// An op whose parameters are per image may offer at(n): image n's functor, made once per thread
-// (a block never straddles images) rather than read from its arrays once per pixel.
+// An op whose parameters are per image may offer at(n) in place of its call operator: image n's
+// functor, made once per thread (a block never straddles images) rather than read from its
+// arrays once per pixel.
 template <class Op>
 __device__ SV_FORCE_INLINE auto for_image(const Op& op, std::int64_t n) {
   if constexpr (requires { op.at(n); }) {

@@ -180,27 +180,25 @@ def run(compose, inpt, only_per_sample=False):
 
 
 def _jitter(jitter, x, tail):
-    """ColorJitter (then the ToDtype and Normalize of `tail`) on the cropped batch x, its
-    parameters drawn as the unfused ColorJitter draws them: per image, or once for the call."""
+    """ColorJitter (then the ToDtype and Normalize of `tail`) on the cropped batch x in one
+    color_jitter_batch call, its parameters drawn as the unfused ColorJitter draws them: per
+    image, or once for the call."""
     torch = _torch()
+    from . import functional as F
+
     plain = x.as_subclass(torch.Tensor) if type(x) is not torch.Tensor else x
-    batch = _per_sample.Batch(plain, "ColorJitter")
     ranges = jitter._ranges()
     if jitter.per_sample:
-        params = jitter.sample_params(batch)
+        batch = _per_sample.Batch(plain, "ColorJitter")
+        factors, order = _per_sample.jitter_tensors(batch, jitter.sample_params(batch), ranges)
     else:
         # One draw (randperm(4), then the factors: make_params' order), the same for every image.
         p = jitter.make_params([plain])
-        dev, n = plain.device, batch.n
+        n, dev = plain.shape[0], plain.device
         factors = torch.tensor([[0.0 if p[k] is None else float(p[k]) for k in ("b", "c", "s", "h")]],
                                dtype=torch.float64).to(dev, non_blocking=True).expand(n, 4)
         order = torch.tensor([list(p["order"])], dtype=torch.int64).to(dev, non_blocking=True).expand(n, 4)
-        params = _per_sample.BatchParams({"order": order})
-        params.pack("jitter", (factors, order), {})
-    out = _per_sample.apply_color_jitter(batch, params, ranges, **tail)
-    if out is None:
-        raise RuntimeError("ColorJitter's batch op did not take a batch the fusion checked")  # _covered's rule broke
-    return out
+    return F.color_jitter_batch(plain, factors, order, [r is not None for r in ranges], **tail)
 
 
 def _boxes(head, batch, inpt):

@@ -373,7 +373,8 @@ def sample_color_jitter(ranges, batch):
 
 def jitter_tensors(batch, params, ranges):
     """(factors float64 [N, 4], order int64 [N, 4]) for F.color_jitter_batch from per-sample
-    params: the sampler's own tensors when they are unchanged, else built from the fields."""
+    params (the sampler's own tensors when they are unchanged, else built from the fields), or
+    None when the order is not a tensor."""
     torch = _torch()
     drawn = params.packed("jitter") if isinstance(params, BatchParams) else None
     if drawn is not None:
@@ -389,9 +390,8 @@ def jitter_tensors(batch, params, ranges):
     return torch.stack(cols, dim=1), order.to(torch.int64)
 
 
-def apply_color_jitter(batch, params, ranges, dtype=None, scale=True, mean=None, std=None):
-    """The batch op for a uniform batch (CUDA: 3 channels), else None. dtype/scale/mean/std: a
-    ToDtype and Normalize after it, in the same call (the fused Compose chain)."""
+def apply_color_jitter(batch, params, ranges):
+    """The batch op for a uniform batch (CUDA: 3 channels), else None."""
     torch = _torch()
     from . import functional as F
 
@@ -405,8 +405,7 @@ def apply_color_jitter(batch, params, ranges, dtype=None, scale=True, mean=None,
         return None
     factors, order = drawn
     plain = x.as_subclass(torch.Tensor) if _sample.kind(x) else x
-    out = F.color_jitter_batch(plain, factors, order, [r is not None for r in ranges], dtype=dtype, scale=scale,
-                               mean=mean, std=std)
+    out = F.color_jitter_batch(plain, factors, order, [r is not None for r in ranges])
     tv = _sample.tv_tensors()
     if tv is not None and isinstance(x, tv.TVTensor):
         out = tv.wrap(out, like=x)
