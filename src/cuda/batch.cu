@@ -110,6 +110,7 @@ struct VerticalArgs {
 constexpr int kColumns = 4;
 constexpr int kVerticalThreads = 64;
 constexpr int kMaxSharedTaps = 256;
+constexpr int kVerticalChunk = 4;
 
 template <class T, class A>
 __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs<A> a) {
@@ -138,12 +139,25 @@ __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs
     A acc[kColumns];
 #pragma unroll
     for (int k = 0; k < kColumns; ++k) acc[k] = k < count ? kernels::load_as<A>(col[k * d.stride_w]) * w0 : A(0);
-    for (int j = 1; j < t.xsize; ++j) {
-      const A w = shared ? weights[j] : tap_weight(dy, t, j);
-      const T* r = col + j * d.stride_h;
+    // Every load of kVerticalChunk taps before their multiply-adds: one load latency per chunk.
+    for (int j0 = 1; j0 < t.xsize; j0 += kVerticalChunk) {
+      T v[kVerticalChunk][kColumns];
 #pragma unroll
-      for (int k = 0; k < kColumns; ++k) {
-        if (k < count) acc[k] = kernels::fused_mul_add(kernels::load_as<A>(r[k * d.stride_w]), w, acc[k]);
+      for (int j = 0; j < kVerticalChunk; ++j) {
+        const T* r = col + (j0 + j) * d.stride_h;
+#pragma unroll
+        for (int k = 0; k < kColumns; ++k) {
+          if (j0 + j < t.xsize && k < count) v[j][k] = r[k * d.stride_w];
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < kVerticalChunk; ++j) {
+        if (j0 + j >= t.xsize) break;
+        const A w = shared ? weights[j0 + j] : tap_weight(dy, t, j0 + j);
+#pragma unroll
+        for (int k = 0; k < kColumns; ++k) {
+          if (k < count) acc[k] = kernels::fused_mul_add(kernels::load_as<A>(v[j][k]), w, acc[k]);
+        }
       }
     }
     A* out = out_row + x0;
