@@ -22,6 +22,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 #include "cuda/batch_tail.cuh"
 #include "cuda/launch.hpp"
@@ -463,7 +465,15 @@ TileLayout tile_layout(std::int64_t max_h, std::int64_t max_w, std::int64_t resi
 // 256x455 (4.2x each way) 415 against 523 µs; 256 RandomResizedCrops of 300-600 images to 224 (the
 // images' bound: 2.7x each way) 490 against 433 µs; 256 of 300x300 images 398 against 328 µs.
 // The bound here is the images' scale (their boxes are on the device): tiles from 3x each way.
+// SV_RESIZED_CROP_SCHEDULE=tiles or =two-pass (read once) overrides the choice, so that a benchmark
+// can time both schedules on one build; tiles still need their shared memory to fit.
 bool prefers_tiles(std::int64_t max_h, std::int64_t max_w, std::int64_t resize_h, std::int64_t resize_w) {
+  static const int forced = [] {
+    const char* v = std::getenv("SV_RESIZED_CROP_SCHEDULE");
+    if (v == nullptr) return 0;
+    return std::strcmp(v, "tiles") == 0 ? 1 : std::strcmp(v, "two-pass") == 0 ? 2 : 0;
+  }();
+  if (forced != 0) return forced == 1;
   const double sy = static_cast<double>(max_h) / static_cast<double>(resize_h);
   const double sx = static_cast<double>(max_w) / static_cast<double>(resize_w);
   return sy * sx >= 9.0;
