@@ -397,7 +397,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
     const T* const base = static_cast<const T*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top) * d.stride_h +
                           static_cast<std::int64_t>(box.left + first_col) * d.stride_w;
     const int items = rows * width;
-    int r0 = me / width, x0 = me - r0 * width;
+    int r0 = width > 0 ? me / width : 0, x0 = me - r0 * width;
     for (int i = me; i < items; i += kItemsPerPass * kTileThreads) {
       const T* p[kItemsPerPass];
       const A* w[kItemsPerPass];
