@@ -10,6 +10,8 @@
 // Images with other than 1 or 3 channels run channel by channel.
 #include <math.h>
 
+#include <type_traits>
+
 #include "core/dtype_dispatch.hpp"
 #include "cuda/contrast_mean.cuh"
 #include "cuda/pixels.cuh"
@@ -112,6 +114,21 @@ __global__ void __launch_bounds__(256)
   params[p] = kernels::autocontrast_finalize<T>(partials + n * chunks * channels, chunks, channels, c);
 }
 
+// uint8 images: each (image, channel)'s rescale is a function of the 256 values, so a block per
+// plane tabulates it (autocontrast_value, the same arithmetic) and the pixel pass only looks up:
+// no division per pixel (the apply pass divided three times per pixel and was compute-bound).
+__global__ void __launch_bounds__(256)
+    autocontrast_lut_kernel(const kernels::MinMax<std::uint8_t>* partials, std::int64_t chunks, int channels,
+                            std::uint8_t* luts) {
+  __shared__ kernels::AutocontrastChannel<std::uint8_t> p;
+  const std::int64_t plane = blockIdx.x;
+  const std::int64_t n = plane / channels;
+  const int c = static_cast<int>(plane % channels);
+  if (threadIdx.x == 0) p = kernels::autocontrast_finalize<std::uint8_t>(partials + n * chunks * channels, chunks, channels, c);
+  __syncthreads();
+  luts[plane * 256 + threadIdx.x] = kernels::autocontrast_value(static_cast<std::uint8_t>(threadIdx.x), p);
+}
+
 template <class T, int C>
 void autocontrast_image(const kernels::ImageBatch& in, const kernels::ImageBatch& out, Device device,
                         const Stream& stream) {
@@ -120,24 +137,31 @@ void autocontrast_image(const kernels::ImageBatch& in, const kernels::ImageBatch
   const std::int64_t chunks = groups.chunks(kAutocontrastGroupsPerThread);
   const PixelGrid grid = make_pixel_grid(groups, kAutocontrastGroupsPerThread, chunks, "autocontrast");
   const std::int64_t planes = in.n * C;
+  constexpr bool kTable = std::is_same_v<T, std::uint8_t>;
   Scratch scratch(Scratch::aligned_bytes<kernels::MinMax<T>>(planes * chunks) +
-                      Scratch::aligned_bytes<kernels::AutocontrastChannel<T>>(planes),
+                      (kTable ? Scratch::aligned_bytes<std::uint8_t>(planes * 256)
+                              : Scratch::aligned_bytes<kernels::AutocontrastChannel<T>>(planes)),
                   device, stream);
   kernels::MinMax<T>* partials = scratch.take<kernels::MinMax<T>>(planes * chunks);
-  kernels::AutocontrastChannel<T>* params = scratch.take<kernels::AutocontrastChannel<T>>(planes);
-  {
-    LaunchScope scope(stream, "autocontrast");
-    const DeviceImage<const T> src = device_image<const T>(in);
-    for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
-      minmax_kernel<C, V, T><<<static_cast<unsigned>(images * chunks), kPixelThreads, 0, scope.handle()>>>(
-          src, grid, first, chunks, partials);
-      scope.check_launch();
-    });
+  LaunchScope scope(stream, "autocontrast");
+  const DeviceImage<const T> src = device_image<const T>(in);
+  for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
+    minmax_kernel<C, V, T><<<static_cast<unsigned>(images * chunks), kPixelThreads, 0, scope.handle()>>>(
+        src, grid, first, chunks, partials);
+    scope.check_launch();
+  });
+  if constexpr (kTable) {
+    std::uint8_t* luts = scratch.take<std::uint8_t>(planes * 256);
+    autocontrast_lut_kernel<<<static_cast<unsigned>(planes), 256, 0, scope.handle()>>>(partials, chunks, C, luts);
+    scope.check_launch();
+    launch_pixels<T>(in, out, kernels::make_equalize_apply_op<T, C>(luts, C * 256), stream, "autocontrast");
+  } else {
+    kernels::AutocontrastChannel<T>* params = scratch.take<kernels::AutocontrastChannel<T>>(planes);
     autocontrast_params_kernel<T><<<blocks_for(planes), kBlockThreads, 0, scope.handle()>>>(
         partials, chunks, C, planes, params);
     scope.check_launch();
+    launch_pixels<T>(in, out, kernels::AutocontrastApplyOp<T, C>{params}, stream, "autocontrast");
   }
-  launch_pixels<T>(in, out, kernels::AutocontrastApplyOp<T, C>{params}, stream, "autocontrast");
 }
 
 void autocontrast(const Tensor& input, const Tensor& output, const Stream& stream) {

@@ -19,10 +19,22 @@ struct AsIs {
 // `pre(n, px)` rewrites a pixel of image n before it counts: the means of images that pointwise
 // ops would make, without making them (the per-sample jitter's contrast step, batch_jitter.cu).
 // It may bind per image (for_image, pixels.cuh).
+// Groups per thread: the CPU engine's fixed order for floating-point sums; integer sums are exact in
+// any order, so small integer images take one group per thread (a 224x224 uint8 image was two
+// blocks of eight groups a thread: a 256-image batch left most of the GPU idle).
+template <class T>
+int contrast_groups_per_thread(const kernels::PixelGroups& groups) {
+  if constexpr (kernels::is_float_like<T>) {
+    return kernels::kContrastGroupsPerThread;
+  } else {
+    return groups.count < (std::int64_t{1} << 16) ? 1 : kernels::kContrastGroupsPerThread;
+  }
+}
+
 template <int C, int V, class T, class Pre>
 __global__ void __launch_bounds__(kPixelThreads)
     contrast_reduce_kernel(DeviceImage<const T> in, PixelGrid grid, std::int64_t first_image, std::int64_t chunks,
-                           kernels::ContrastAcc<T>* partials, Pre pre) {
+                           int groups_per_thread, kernels::ContrastAcc<T>* partials, Pre pre) {
   using Acc = kernels::ContrastAcc<T>;
   __shared__ Acc sums[kPixelThreads];
   std::uint32_t n, q;
@@ -30,7 +42,7 @@ __global__ void __launch_bounds__(kPixelThreads)
   const std::int64_t image = first_image + n;
   Acc acc = 0;
   const auto rewrite = for_image(pre, image);
-  for_each_group<C, V>(in, grid, image, q, kernels::kContrastGroupsPerThread, [&](const T (&x)[C][V], int count) {
+  for_each_group<C, V>(in, grid, image, q, groups_per_thread, [&](const T (&x)[C][V], int count) {
 #pragma unroll
     for (int v = 0; v < V; ++v) {
       if (v < count) {
@@ -63,7 +75,8 @@ __global__ void __launch_bounds__(256)
 template <class T>
 std::int64_t contrast_means_scratch_bytes(const kernels::ImageBatch& in) {
   constexpr int V = kernels::pixel_group_size<T>();
-  const std::int64_t chunks = kernels::PixelGroups::make(in.h, in.w, V).chunks(kernels::kContrastGroupsPerThread);
+  const kernels::PixelGroups groups = kernels::PixelGroups::make(in.h, in.w, V);
+  const std::int64_t chunks = groups.chunks(contrast_groups_per_thread<T>(groups));
   return Scratch::aligned_bytes<kernels::ContrastAcc<T>>(in.n * chunks) + Scratch::aligned_bytes<kernels::opmath_t<T>>(in.n);
 }
 
@@ -75,15 +88,16 @@ const kernels::opmath_t<T>* contrast_means(const kernels::ImageBatch& in, Scratc
   using Acc = kernels::ContrastAcc<T>;
   constexpr int V = kernels::pixel_group_size<T>();
   const kernels::PixelGroups groups = kernels::PixelGroups::make(in.h, in.w, V);
-  const std::int64_t chunks = groups.chunks(kernels::kContrastGroupsPerThread);
-  const PixelGrid grid = make_pixel_grid(groups, kernels::kContrastGroupsPerThread, chunks, op);
+  const int per_thread = contrast_groups_per_thread<T>(groups);
+  const std::int64_t chunks = groups.chunks(per_thread);
+  const PixelGrid grid = make_pixel_grid(groups, per_thread, chunks, op);
   Acc* partials = scratch.take<Acc>(in.n * chunks);
   kernels::opmath_t<T>* means = scratch.take<kernels::opmath_t<T>>(in.n);
   LaunchScope scope(stream, op);
   const DeviceImage<const T> src = device_image<const T>(in);
   for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
     contrast_reduce_kernel<C, V, T, Pre><<<static_cast<unsigned>(images * chunks), kPixelThreads, 0, scope.handle()>>>(
-        src, grid, first, chunks, partials, pre);
+        src, grid, first, chunks, per_thread, partials, pre);
     scope.check_launch();
   });
   contrast_mean_kernel<T><<<blocks_for(in.n), kBlockThreads, 0, scope.handle()>>>(partials, chunks, in.h * in.w, in.n,

@@ -339,18 +339,21 @@ SV_HOST_DEVICE SV_FORCE_INLINE AutocontrastChannel<T> autocontrast_channel(opmat
   return p;
 }
 
+// One value of a channel, rescaled: (x - minimum) / inv_scale, clamped to the bound.
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE T autocontrast_value(T x, const AutocontrastChannel<T>& p) {
+  using F = opmath_t<T>;
+  const F diff = mat<T>(to_opmath(x) - p.minimum);
+  return in_range_to_image<T>(clamp_value(mat<T>(diff / p.inv_scale), F(0), bound_of<T>()));
+}
+
 template <class T, int C>
 struct AutocontrastApplyOp {
   static constexpr int kIn = C, kOut = C;
   const AutocontrastChannel<T>* channels = nullptr;  // [n][C]
   SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t n, const T (&x)[C], T (&y)[C]) const {
-    using F = opmath_t<T>;
     SV_UNROLL
-    for (int c = 0; c < C; ++c) {
-      const AutocontrastChannel<T> p = channels[n * C + c];
-      const F diff = mat<T>(to_opmath(x[c]) - p.minimum);
-      y[c] = in_range_to_image<T>(clamp_value(mat<T>(diff / p.inv_scale), F(0), bound_of<T>()));
-    }
+    for (int c = 0; c < C; ++c) y[c] = autocontrast_value(x[c], channels[n * C + c]);
   }
 };
 
