@@ -112,7 +112,6 @@ struct VerticalArgs {
 constexpr int kColumns = 4;
 constexpr int kVerticalThreads = 64;
 constexpr int kMaxSharedTaps = 256;
-constexpr int kVerticalChunk = 4;
 
 template <class T, class A>
 __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs<A> a) {
@@ -141,25 +140,12 @@ __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs
     A acc[kColumns];
 #pragma unroll
     for (int k = 0; k < kColumns; ++k) acc[k] = k < count ? kernels::load_as<A>(col[k * d.stride_w]) * w0 : A(0);
-    // Every load of kVerticalChunk taps before their multiply-adds: one load latency per chunk.
-    for (int j0 = 1; j0 < t.xsize; j0 += kVerticalChunk) {
-      T v[kVerticalChunk][kColumns];
+    for (int j = 1; j < t.xsize; ++j) {
+      const A w = shared ? weights[j] : tap_weight(dy, t, j);
+      const T* r = col + j * d.stride_h;
 #pragma unroll
-      for (int j = 0; j < kVerticalChunk; ++j) {
-        const T* r = col + (j0 + j) * d.stride_h;
-#pragma unroll
-        for (int k = 0; k < kColumns; ++k) {
-          if (j0 + j < t.xsize && k < count) v[j][k] = r[k * d.stride_w];
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < kVerticalChunk; ++j) {
-        if (j0 + j >= t.xsize) break;
-        const A w = shared ? weights[j0 + j] : tap_weight(dy, t, j0 + j);
-#pragma unroll
-        for (int k = 0; k < kColumns; ++k) {
-          if (k < count) acc[k] = kernels::fused_mul_add(kernels::load_as<A>(v[j][k]), w, acc[k]);
-        }
+      for (int k = 0; k < kColumns; ++k) {
+        if (k < count) acc[k] = kernels::fused_mul_add(kernels::load_as<A>(r[k * d.stride_w]), w, acc[k]);
       }
     }
     A* out = out_row + x0;
@@ -287,52 +273,6 @@ struct TileArgs {
   OutputTail<T, O> tail;
 };
 
-// The vertical filter of kItems columns at once: every load of a chunk of kTapChunk taps of all
-// the columns is issued before the chunk's first multiply-add, so a thread waits for one load
-// latency per chunk instead of one per tap (the loop was latency-bound: bench/RESULTS.md, eighth
-// session). The arithmetic is the taps' order, first product then fused multiply-adds, as ever.
-constexpr int kTapChunk = 8;
-constexpr int kItemsPerPass = 2;
-
-template <int kItems, class T, class A>
-__device__ SV_FORCE_INLINE void vertical_sums(const T* const (&p)[kItems], std::int64_t stride, const A* const (&w)[kItems],
-                                              const int (&taps)[kItems], A (&acc)[kItems]) {
-  int most = 0;
-#pragma unroll
-  for (int k = 0; k < kItems; ++k) most = max(most, taps[k]);
-  for (int j0 = 0; j0 < most; j0 += kTapChunk) {
-    T v[kItems][kTapChunk];
-#pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-      const T* q = p[k] + j0 * stride;
-#pragma unroll
-      for (int j = 0; j < kTapChunk; ++j) {
-        if (j0 + j < taps[k]) v[k][j] = *q;
-        q += stride;
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-#pragma unroll
-      for (int j = 0; j < kTapChunk; ++j) {
-        if (j0 + j < taps[k]) {
-          const A x = kernels::load_as<A>(v[k][j]);
-          acc[k] = j0 + j == 0 ? x * w[k][0] : kernels::fused_mul_add(x, w[k][j0 + j], acc[k]);
-        }
-      }
-    }
-  }
-}
-
-// Item (r, x) of a rows x width grid, kTileThreads items further on.
-__device__ SV_FORCE_INLINE void advance_item(int& r, int& x, int width) {
-  x += kTileThreads;
-  while (x >= width) {
-    x -= width;
-    ++r;
-  }
-}
-
 template <class T, class O, class A>
 __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -392,35 +332,20 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
   const std::int64_t plane = static_cast<std::int64_t>(a.out_h) * a.out_w;
   O* const out = a.out + static_cast<std::int64_t>(n) * a.channels * plane + static_cast<std::int64_t>(oy0) * a.out_w + ox0;
   for (int c = 0; c < a.channels; ++c) {
-    // Vertical sums of the tile's rows over the span, consecutive threads on consecutive columns,
-    // kItemsPerPass items per thread at a time (item i = row i / width, column i % width).
+    // Vertical sums of the tile's rows over the span, consecutive threads on consecutive columns.
     const T* const base = static_cast<const T*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top) * d.stride_h +
                           static_cast<std::int64_t>(box.left + first_col) * d.stride_w;
-    const int items = rows * width;
-    int r0 = width > 0 ? me / width : 0, x0 = me - r0 * width;
-    for (int i = me; i < items; i += kItemsPerPass * kTileThreads) {
-      const T* p[kItemsPerPass];
-      const A* w[kItemsPerPass];
-      int taps[kItemsPerPass], at[kItemsPerPass];
-      int r = r0, x = x0;
-#pragma unroll
-      for (int k = 0; k < kItemsPerPass; ++k) {
-        const bool live = i + k * kTileThreads < items;
-        const Taps<A>& t = row_taps[live ? r : 0];
-        p[k] = base + static_cast<std::int64_t>(t.xmin) * d.stride_h + static_cast<std::int64_t>(x) * d.stride_w;
-        w[k] = wy + (live ? r : 0) * a.layout.ty_cap;
-        taps[k] = live ? t.xsize : 0;
-        at[k] = r * width + x;
-        advance_item(r, x, width);
+    for (int i = me; i < rows * width; i += kTileThreads) {
+      const int r = i / width, x = i - r * width;
+      const Taps<A>& t = row_taps[r];
+      const A* const w = wy + r * a.layout.ty_cap;
+      const T* p = base + static_cast<std::int64_t>(t.xmin) * d.stride_h + static_cast<std::int64_t>(x) * d.stride_w;
+      A acc = kernels::load_as<A>(*p) * w[0];
+      for (int j = 1; j < t.xsize; ++j) {
+        p += d.stride_h;
+        acc = kernels::fused_mul_add(kernels::load_as<A>(*p), w[j], acc);
       }
-      r0 = r;
-      x0 = x;
-      A acc[kItemsPerPass];
-      vertical_sums<kItemsPerPass>(p, d.stride_h, w, taps, acc);
-#pragma unroll
-      for (int k = 0; k < kItemsPerPass; ++k) {
-        if (taps[k] > 0) vsum[at[k]] = acc[k];
-      }
+      vsum[r * width + x] = acc;
     }
     __syncthreads();
     // Horizontal filter, rounding and the tail, a thread per output pixel.
