@@ -1,4 +1,5 @@
 // Bindings of the geometry ops with torchvision's names, parameters and defaults.
+#include <algorithm>
 #include <type_traits>
 
 #include <nanobind/stl/array.h>
@@ -126,8 +127,27 @@ void bind_geometry_ops(nb::module_& m) {
           }
           for (std::int64_t i = 0; i < batch.size(0); ++i) list.push_back(batch.select(0, i));
         }
-        const Tensor b = call->argument(boxes, "boxes");
-        const std::optional<Tensor> f = hflip.is_none() ? std::nullopt : std::optional<Tensor>(call->argument(hflip, "hflip"));
+        // Four ints: one box for every image; a bool: one flip for every image. Both stay on the
+        // host (on CUDA they travel in the kernel arguments: nothing to fill or copy).
+        Tensor b;
+        if (PyList_Check(boxes.ptr()) || PyTuple_Check(boxes.ptr())) {
+          const auto v = int_list(boxes, "resized_crop_batch", "boxes");
+          if (v.size() != 4) {
+            throw Error(ErrorKind::Value, "resized_crop_batch", "boxes", "an int64 [N, 4] tensor or 4 ints (top, left, height, width)",
+                        format_list(v));
+          }
+          b = empty({4}, DType::Int64, Device::cpu());
+          std::copy(v.begin(), v.end(), static_cast<std::int64_t*>(b.data()));
+        } else {
+          b = call->argument(boxes, "boxes");
+        }
+        std::optional<Tensor> f;
+        if (PyBool_Check(hflip.ptr())) {
+          f = empty({1}, DType::Bool, Device::cpu());
+          *static_cast<bool*>(f->data()) = hflip.ptr() == Py_True;
+        } else if (!hflip.is_none()) {
+          f = call->argument(hflip, "hflip");
+        }
         Tensor out;
         if (call->release_gil()) {
           nb::gil_scoped_release release;

@@ -26,6 +26,7 @@
 #include <cstring>
 
 #include "cuda/batch_tail.cuh"
+#include "cuda/byte_quad.cuh"
 #include "cuda/launch.hpp"
 #include "kernels/resize_weights.hpp"
 #include "streamvision/functional/batch.hpp"
@@ -52,8 +53,20 @@ struct Box {
   int top, left, h, w;
 };
 
-__device__ SV_FORCE_INLINE Box load_box(const std::int64_t* boxes, const ImageDesc& d, std::int64_t n) {
-  const std::int64_t* b = boxes + 4 * n;
+// Where the images' boxes and flips come from: arrays on the device indexed by image, or one box
+// and one flip for every image held in the kernel arguments (a uniform batch: Resize then
+// CenterCrop, or one draw per call; nothing is made or copied on the device for them).
+struct PerImage {
+  const std::int64_t* boxes;  // [N, 4] of the whole batch, or null: `box` for every image
+  const bool* hflip;          // [N], or null: `flip` for every image
+  std::int64_t box[4];
+  bool flip;
+};
+
+__device__ SV_FORCE_INLINE Box load_box(const PerImage& p, const ImageDesc& d, std::int64_t n) {
+  std::int64_t b[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) b[k] = p.boxes != nullptr ? p.boxes[4 * n + k] : p.box[k];
   Box r;
   r.top = static_cast<int>(min(max(b[0], std::int64_t{0}), std::int64_t{d.h - 1}));
   r.left = static_cast<int>(min(max(b[1], std::int64_t{0}), std::int64_t{d.w - 1}));
@@ -61,6 +74,8 @@ __device__ SV_FORCE_INLINE Box load_box(const std::int64_t* boxes, const ImageDe
   r.w = static_cast<int>(min(max(b[3], std::int64_t{1}), std::int64_t{d.w - r.left}));
   return r;
 }
+
+__device__ SV_FORCE_INLINE bool load_flip(const PerImage& p, std::int64_t n) { return p.hflip != nullptr ? p.hflip[n] : p.flip; }
 
 // Taps of output index i of dimension d: [xmin, xmin + xsize), as kernels::aa_weights gives them.
 template <class A>
@@ -92,10 +107,44 @@ __device__ SV_FORCE_INLINE A tap_weight(const kernels::AaDim<A>& d, const Taps<A
   return t.total != A(0) ? v / t.total : v;
 }
 
+// The vertical filter of image columns [col, col + 4) of uint8 rows starting at `rows` (the first
+// tap's row, `stride` bytes apart), `taps` weights: the arithmetic of the byte-per-column loops
+// (first product, then fused multiply-adds in tap order), one load per tap for the four columns
+// where the quad lies inside the row, else per column (columns outside the row give 0).
+template <class A>
+__device__ SV_FORCE_INLINE void vertical_quad(const unsigned char* rows, std::int64_t stride, int col, int width, const A* w,
+                                              int taps, A (&acc)[4]) {
+  if (quad_inside(col, width)) {
+    with_quad_rows(rows + col, stride, [&](auto next_row) {
+      std::uint32_t v = next_row();
+#pragma unroll
+      for (int k = 0; k < 4; ++k) acc[k] = quad_byte<A>(v, k) * w[0];
+      for (int j = 1; j < taps; ++j) {
+        v = next_row();
+        const A wj = w[j];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) acc[k] = kernels::fused_mul_add(quad_byte<A>(v, k), wj, acc[k]);
+      }
+    });
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    acc[k] = A(0);
+    if (col + k < 0 || col + k >= width) continue;
+    const unsigned char* p = rows + col + k;
+    acc[k] = kernels::load_as<A>(*p) * w[0];
+    for (int j = 1; j < taps; ++j) {
+      p += stride;
+      acc[k] = kernels::fused_mul_add(kernels::load_as<A>(*p), w[j], acc[k]);
+    }
+  }
+}
+
 template <class A>
 struct VerticalArgs {
   ImageTable table;
-  const std::int64_t* boxes;  // [N, 4] of the whole batch; this launch's images start at `first`
+  PerImage per_image;         // of the whole batch; this launch's images start at `first`
   std::int64_t first;
   A* tmp;                     // [images, C, out_h, pitch]
   int channels, out_h, pitch;
@@ -120,7 +169,7 @@ __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs
   const int oy = static_cast<int>(blockIdx.y);
   const int n = static_cast<int>(blockIdx.z) / a.channels, c = static_cast<int>(blockIdx.z) % a.channels;
   const ImageDesc& d = a.table.image[n];
-  const Box box = load_box(a.boxes, d, a.first + n);
+  const Box box = load_box(a.per_image, d, a.first + n);
   const kernels::AaDim<A> dy = kernels::make_aa_dim<A>(box.h, a.resize_h, a.filter);
   if (threadIdx.x == 0) row_taps = taps(dy, oy + a.win_top);
   __syncthreads();
@@ -130,8 +179,26 @@ __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs
     for (int j = static_cast<int>(threadIdx.x); j < t.xsize; j += blockDim.x) weights[j] = tap_weight(dy, t, j);
   }
   __syncthreads();
-  const A w0 = shared ? weights[0] : tap_weight(dy, t, 0);
   A* const out_row = a.tmp + ((static_cast<std::int64_t>(n) * a.channels + c) * a.out_h + oy) * a.pitch;
+  if constexpr (std::is_same_v<T, unsigned char>) {
+    // uint8 rows of unit stride: quads of columns aligned to 4 in image columns (byte_quad.cuh).
+    if (d.stride_w == 1 && shared) {
+      const unsigned char* const rows =
+          static_cast<const unsigned char*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top + t.xmin) * d.stride_h;
+      const int quad0 = box.left & ~3;
+      for (int col = quad0 + 4 * static_cast<int>(threadIdx.x); col < box.left + box.w; col += 4 * kVerticalThreads) {
+        A acc[4];
+        vertical_quad<A>(rows, d.stride_h, col, d.w, weights, t.xsize, acc);
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const int x = col + k - box.left;
+          if (x >= 0 && x < box.w) out_row[x] = acc[k];
+        }
+      }
+      return;
+    }
+  }
+  const A w0 = shared ? weights[0] : tap_weight(dy, t, 0);
   const T* const top_row = static_cast<const T*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top + t.xmin) * d.stride_h +
                            static_cast<std::int64_t>(box.left) * d.stride_w;
   for (int x0 = static_cast<int>(threadIdx.x) * kColumns; x0 < box.w; x0 += static_cast<int>(blockDim.x) * kColumns) {
@@ -170,8 +237,7 @@ struct OutputTail {
 template <class T, class O, class A>
 struct HorizontalArgs {
   ImageTable table;
-  const std::int64_t* boxes;
-  const bool* hflip;  // or null
+  PerImage per_image;
   std::int64_t first;
   const A* tmp;
   O* out;             // [N, C, out_h, out_w] contiguous, this launch's first image
@@ -198,8 +264,8 @@ __global__ void __launch_bounds__(kHorizontalThreads) horizontal_kernel(Horizont
   const int ox = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (ox >= a.out_w) return;
   const int n = static_cast<int>(blockIdx.z);
-  const Box box = load_box(a.boxes, a.table.image[n], a.first + n);
-  const bool flip = a.hflip != nullptr && a.hflip[a.first + n];
+  const Box box = load_box(a.per_image, a.table.image[n], a.first + n);
+  const bool flip = load_flip(a.per_image, a.first + n);
   const int sx = flip ? a.out_w - 1 - ox : ox;
   const kernels::AaDim<A> dx = kernels::make_aa_dim<A>(box.w, a.resize_w, a.filter);
   const Taps<A> t = taps(dx, sx + a.win_left);
@@ -262,8 +328,7 @@ struct TileLayout {
 template <class T, class O, class A>
 struct TileArgs {
   ImageTable table;
-  const std::int64_t* boxes;
-  const bool* hflip;  // or null
+  PerImage per_image;
   std::int64_t first;
   O* out;             // [N, C, out_h, out_w] contiguous, this launch's first image
   int channels, out_h, out_w;
@@ -285,8 +350,8 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
 
   const int n = static_cast<int>(blockIdx.z);
   const ImageDesc& d = a.table.image[n];
-  const Box box = load_box(a.boxes, d, a.first + n);
-  const bool flip = a.hflip != nullptr && a.hflip[a.first + n];
+  const Box box = load_box(a.per_image, d, a.first + n);
+  const bool flip = load_flip(a.per_image, a.first + n);
   const int oy0 = static_cast<int>(blockIdx.y) * kTileRows, ox0 = static_cast<int>(blockIdx.x) * kTileCols;
   const int rows = min(kTileRows, a.out_h - oy0), cols = min(kTileCols, a.out_w - ox0);
   const int me = static_cast<int>(threadIdx.x);
@@ -331,11 +396,43 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
   const int first_col = span_lo;
   const std::int64_t plane = static_cast<std::int64_t>(a.out_h) * a.out_w;
   O* const out = a.out + static_cast<std::int64_t>(n) * a.channels * plane + static_cast<std::int64_t>(oy0) * a.out_w + ox0;
+  // uint8 rows of unit stride: the vertical sums go by quads of columns (byte_quad.cuh), aligned
+  // to 4 in image columns; item i is quad i % quads of tile row i / quads, a thread's items
+  // advanced by a fixed step without dividing.
+  bool by_quads = false;
+  if constexpr (std::is_same_v<T, unsigned char>) by_quads = d.stride_w == 1;
+  const int span_left = box.left + first_col;  // image column of vsum column 0
+  const int quad0 = span_left & ~3;
+  const int quads = (span_left + width - quad0 + 3) >> 2;
+  const int step_r = by_quads && quads > 0 ? kTileThreads / quads : 0, step_q = kTileThreads - step_r * quads;
+  const int start_r = by_quads && quads > 0 ? me / quads : rows, start_q = me - start_r * quads;
   for (int c = 0; c < a.channels; ++c) {
-    // Vertical sums of the tile's rows over the span, consecutive threads on consecutive columns.
+    if constexpr (std::is_same_v<T, unsigned char>) {
+      const unsigned char* const plane =
+          static_cast<const unsigned char*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top) * d.stride_h;
+      for (int r = start_r, q = start_q; r < rows;) {
+        const Taps<A>& t = row_taps[r];
+        const A* const w = wy + r * a.layout.ty_cap;
+        const int col = quad0 + 4 * q;
+        A acc[4];
+        vertical_quad<A>(plane + static_cast<std::int64_t>(t.xmin) * d.stride_h, d.stride_h, col, d.w, w, t.xsize, acc);
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const int x = col + k - span_left;
+          if (x >= 0 && x < width) vsum[r * width + x] = acc[k];
+        }
+        q += step_q;
+        r += step_r;
+        if (q >= quads) {
+          q -= quads;
+          ++r;
+        }
+      }
+    }
+    // Otherwise, consecutive threads on consecutive columns.
     const T* const base = static_cast<const T*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top) * d.stride_h +
                           static_cast<std::int64_t>(box.left + first_col) * d.stride_w;
-    for (int i = me; i < rows * width; i += kTileThreads) {
+    for (int i = by_quads ? rows * width : me; i < rows * width; i += kTileThreads) {
       const int r = i / width, x = i - r * width;
       const Taps<A>& t = row_taps[r];
       const A* const w = wy + r * a.layout.ty_cap;
@@ -431,15 +528,24 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
     }
     return table;
   };
-  const auto* box_data = static_cast<const std::int64_t*>(boxes.data());
-  const bool* flip_data = hflip.defined() ? static_cast<const bool*>(hflip.data()) : nullptr;
+  // Host tensors (a box [4], a flip [1]) hold one value for every image: into the arguments.
+  PerImage per_image{};
+  if (boxes.device().is_cpu()) {
+    for (int k = 0; k < 4; ++k) per_image.box[k] = static_cast<const std::int64_t*>(boxes.data())[k];
+  } else {
+    per_image.boxes = static_cast<const std::int64_t*>(boxes.data());
+  }
+  if (hflip.defined() && hflip.device().is_cpu()) {
+    per_image.flip = *static_cast<const bool*>(hflip.data());
+  } else if (hflip.defined()) {
+    per_image.hflip = static_cast<const bool*>(hflip.data());
+  }
   LaunchScope scope(stream, "resized_crop_batch");
 
   const TileLayout layout = tile_layout(max_h, max_w, win.resize_h, win.resize_w, filter);
   if (layout.bytes<A>() <= kTileSharedBytes && prefers_tiles(max_h, max_w, win.resize_h, win.resize_w)) {
     TileArgs<T, O, A> t{};
-    t.boxes = box_data;
-    t.hflip = flip_data;
+    t.per_image = per_image;
     t.channels = channels;
     t.out_h = out_h;
     t.out_w = out_w;
@@ -472,13 +578,12 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
   for (std::int64_t first = 0; first < total; first += per_launch) {
     const int count = static_cast<int>(std::min(per_launch, total - first));
     const ImageTable table = table_of(first, count);
-    VerticalArgs<A> v{table, box_data, first, tmp, channels, out_h, pitch,
+    VerticalArgs<A> v{table, per_image, first, tmp, channels, out_h, pitch,
                       static_cast<int>(win.resize_h), static_cast<int>(win.top), filter};
     vertical_kernel<T, A><<<dim3(1, out_h, count * channels), kVerticalThreads, 0, scope.handle()>>>(v);
     scope.check_launch();
     h.table = table;
-    h.boxes = box_data;
-    h.hflip = flip_data;
+    h.per_image = per_image;
     h.first = first;
     h.tmp = tmp;
     h.out = static_cast<O*>(output.data()) + first * channels * out_h * static_cast<std::int64_t>(out_w);

@@ -54,13 +54,14 @@ void check_images(const std::vector<Tensor>& images) {
   }
 }
 
-void check_parameter(const Tensor& t, const char* name, DType dtype, const Dims& shape, const Tensor& like) {
+void check_parameter(const Tensor& t, const char* name, DType dtype, const Dims& shape, const Tensor& like,
+                     const char* alternative = "") {
   bool ok = t.defined() && t.dtype() == dtype && t.device() == like.device() && t.dim() == shape.size();
   for (int d = 0; ok && d < shape.size(); ++d) ok = t.size(d) == shape[d];
   if (!ok) {
     std::string want = std::string(dtype_name(dtype)) + " [";
     for (int d = 0; d < shape.size(); ++d) want += (d ? ", " : "") + std::to_string(shape[d]);
-    want += "] on " + like.device().str();
+    want += "] on " + like.device().str() + alternative;
     throw Error(ErrorKind::Value, kOp, name, want.c_str(), t.defined() ? describe(t) : "an undefined tensor");
   }
 }
@@ -79,9 +80,12 @@ void run_cpu(const std::vector<Tensor>& images, const Tensor& boxes, const Tenso
              const std::optional<BatchWindow>& window, const BatchTail& tail) {
   const Tensor b = contiguous(boxes);
   const Tensor f = hflip.defined() ? contiguous(hflip) : Tensor();
-  const auto* box = static_cast<const std::int64_t*>(b.data());
+  const bool one_box = b.dim() == 1;  // [4]: the same box for every image
+  const bool one_flip = f.defined() && f.size(0) == 1;  // [1]: the same flip for every image
+  const auto* box_data = static_cast<const std::int64_t*>(b.data());
   for (std::size_t i = 0; i < images.size(); ++i) {
-    const std::int64_t top = box[4 * i], left = box[4 * i + 1], h = box[4 * i + 2], w = box[4 * i + 3];
+    const std::int64_t* box = box_data + (one_box ? 0 : 4 * i);
+    const std::int64_t top = box[0], left = box[1], h = box[2], w = box[3];
     const Tensor& x = images[i];
     // Written as subtractions: top + h would overflow for boxes near the int64 limits.
     if (h <= 0 || w <= 0 || top < 0 || left < 0 || top > x.size(1) - h || left > x.size(2) - w) {
@@ -97,7 +101,7 @@ void run_cpu(const std::vector<Tensor>& images, const Tensor& boxes, const Tenso
     } else {
       y = resized_crop(x, top, left, h, w, size, interpolation, antialias);
     }
-    if (f.defined() && static_cast<const bool*>(f.data())[i]) y = horizontal_flip(y);
+    if (f.defined() && static_cast<const bool*>(f.data())[one_flip ? 0 : i]) y = horizontal_flip(y);
     if (tail.dtype) y = to_dtype(y, *tail.dtype, tail.scale);
     if (!tail.mean.empty()) y = normalize(y, tail.mean, tail.std);
     copy_(out.select(0, static_cast<std::int64_t>(i)), y);
@@ -141,9 +145,17 @@ Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes
   check_images(images);
   const Tensor& first = images.front();
   const auto n = static_cast<std::int64_t>(images.size());
-  check_parameter(boxes, "boxes", DType::Int64, {n, 4}, first);
+  // One box [4] or one flip [1] on the host serves every image (on CUDA, in the kernel's arguments).
+  auto on_host = [](const Tensor& t, DType dtype, std::int64_t len) {
+    return t.defined() && t.device().is_cpu() && t.dtype() == dtype && t.dim() == 1 && t.size(0) == len;
+  };
+  if (!on_host(boxes, DType::Int64, 4)) {
+    check_parameter(boxes, "boxes", DType::Int64, {n, 4}, first, " (or int64 [4] on cpu: one box for every image)");
+  }
   const Tensor flip = hflip ? *hflip : Tensor();
-  if (flip.defined()) check_parameter(flip, "hflip", DType::Bool, {n}, first);
+  if (flip.defined() && !on_host(flip, DType::Bool, 1)) {
+    check_parameter(flip, "hflip", DType::Bool, {n}, first, " (or bool [1] on cpu: one flip for every image)");
+  }
   if (size.size() != 2 || size[0] <= 0 || size[1] <= 0) {
     throw Error(ErrorKind::Value, kOp, "size", "two positive values (height, width)", format_list(size));
   }
@@ -166,7 +178,10 @@ Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes
   Tensor out = empty({n, channels, size[0], size[1]}, out_dtype, first.device(), MemoryFormat::Contiguous, on);
   const bool aa = antialias.value_or(false);
   const BatchWindow win = window.value_or(BatchWindow{size[0], size[1], 0, 0});
-  kernel(images, contiguous(boxes), flip, out, interpolation, aa, win, t, on);
+  auto dense = [&](const Tensor& x) {
+    return !x.defined() || x.device().is_cpu() ? (x.defined() ? contiguous(x) : x) : functional::convert_layout(x, MemoryFormat::Contiguous, on);
+  };
+  kernel(images, dense(boxes), dense(flip), out, interpolation, aa, win, t, on);
   return out;
 }
 

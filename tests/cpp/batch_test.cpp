@@ -81,6 +81,50 @@ TEST(Batch, ResizedCropBatchEqualsTheChainOnCuda) {
   check_resized_crop_batch(kGpu);
 }
 
+// uint8 rows go through the resize's vertical filter four columns a word (cuda/byte_quad.cuh):
+// widths of every remainder mod 4, narrow images with no whole quad inside, boxes at the left and
+// right edges, rows whose addresses are aligned, shifted (sliced views: odd offsets and row
+// strides) or not unit-stride at all (channels_last, strided), through both schedules (a small
+// output takes the tiled one, a large one the two-pass one). Each image equals the chain.
+void check_resized_crop_batch_layouts(Device device) {
+  const std::int64_t dims[][2] = {{37, 61}, {29, 5}, {44, 64}, {23, 9}, {50, 130}, {31, 67}, {26, 12}, {40, 98}};
+  for (const Layout layout : kAllLayouts) {
+    for (const std::vector<std::int64_t>& size : {std::vector<std::int64_t>{6, 7}, std::vector<std::int64_t>{33, 41}}) {
+      SCOPED_TRACE(std::string(layout_name(layout)) + ", output " + std::to_string(size[0]) + "x" + std::to_string(size[1]));
+      Case c;
+      std::uint64_t seed = 11;
+      for (std::size_t i = 0; i < std::size(dims); ++i) {
+        const auto [h, w] = dims[i];
+        c.images.push_back(with_layout(random_cpu({3, h, w}, DType::UInt8, seed++), layout, Device::cpu()));
+        // Whole image, flush left, flush right, and inner boxes of odd offsets.
+        const std::int64_t left = i % 4 == 0 ? 0 : i % 4 == 1 ? w / 3 : i % 4 == 2 ? 1 : w / 2;
+        const std::int64_t bw = i % 4 == 3 ? w - left : std::max<std::int64_t>(1, w - left - static_cast<std::int64_t>(i % 3));
+        const std::int64_t top = static_cast<std::int64_t>(i % 3), bh = h - top - static_cast<std::int64_t>(i % 2);
+        c.boxes.insert(c.boxes.end(), {top, left, bh, bw});
+        c.flips.push_back(i % 3 == 1);
+      }
+      std::vector<Tensor> images;
+      for (const Tensor& x : c.images) images.push_back(with_layout(contiguous_copy(x), layout, device));
+      const BatchTail tail;
+      const Tensor out = to_cpu(functional::resized_crop_batch(images, to_device(tensor_of(c.boxes, {8, 4}), device), size,
+                                                               InterpolationMode::Bilinear, true, to_device(flags_of(c.flips), device), tail));
+      for (std::size_t i = 0; i < images.size(); ++i) {
+        const std::int64_t* b = c.boxes.data() + 4 * i;
+        Tensor y = functional::resized_crop(images[i], b[0], b[1], b[2], b[3], size);
+        if (c.flips[i]) y = functional::horizontal_flip(y);
+        EXPECT_TRUE(bitwise_equal(to_cpu(y), out.select(0, static_cast<std::int64_t>(i)))) << "image " << i;
+      }
+    }
+  }
+}
+
+TEST(Batch, ResizedCropBatchLayoutsEqualTheChainOnCpu) { check_resized_crop_batch_layouts(Device::cpu()); }
+
+TEST(Batch, ResizedCropBatchByteQuadsEqualTheChainOnCuda) {
+  SV_REQUIRE_GPU();
+  check_resized_crop_batch_layouts(kGpu);
+}
+
 // Every one of the 24 orders (an image each), uint8 and float32, all ops or some: each image
 // equals the functionals in its order. On CUDA the contrast means come from one reduction that
 // applies the steps before contrast on the fly, so every position of contrast is covered.

@@ -536,6 +536,36 @@ def test_resized_crop_batch_of_a_batch_tensor_equals_its_list(device):
         assert torch.equal(F.resized_crop_batch(batch, *args, **kw), F.resized_crop_batch(list(batch.unbind(0)), *args, **kw))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("flip", [True, False])
+def test_resized_crop_batch_with_one_box_and_flip_on_the_host(device, flip):
+    """Four ints and a bool serve every image (CUDA: in the kernel's arguments, nothing on the
+    device): the same result as the [N, 4] and [N] tensors of those values, through both CUDA
+    schedules (a strong downscale takes tiles), with a window and without."""
+    g = torch.Generator().manual_seed(17 + flip)
+    for h, w, box, size, window in [(90, 120, (3, 5, 80, 110), [9, 11], None), (90, 120, (0, 0, 90, 120), [60, 80], None),
+                                    (64, 96, (0, 0, 64, 96), [16, 16], (20, 30, 2, 7))]:
+        xs = [torch.randint(0, 256, (3, h, w), dtype=torch.uint8, generator=g).to(device) for _ in range(3)]
+        kw = dict(dtype=torch.float32, mean=[0.5, 0.4, 0.3], std=[0.2, 0.25, 0.3], window=window)
+        host = F.resized_crop_batch(xs, box, size, hflip=flip, **kw)
+        tensors = F.resized_crop_batch(xs, torch.tensor([box] * 3).to(device), size, hflip=torch.tensor([flip] * 3).to(device), **kw)
+        assert host.device.type == device and torch.equal(host, tensors)
+        y = F.resized_crop(xs[1], *box, size if window is None else list(window[:2]), antialias=True)
+        if window is not None:
+            y = F.crop(y, window[2], window[3], *size)
+        if flip:
+            y = F.horizontal_flip(y)
+        assert torch.equal(host[1], F.normalize(F.to_dtype(y, torch.float32, scale=True), [0.5, 0.4, 0.3], [0.2, 0.25, 0.3]))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_resized_crop_batch_reads_a_strided_flip_tensor_by_its_strides(device):
+    xs = image_list(n=3, device=device, seed=8)
+    flips = torch.tensor([[True, False], [False, True], [True, True]]).to(device)[:, 0]  # stride 2
+    boxes = torch.tensor([[0, 0, 5, 6]] * 3).to(device)
+    assert torch.equal(F.resized_crop_batch(xs, boxes, [4, 5], hflip=flips), F.resized_crop_batch(xs, boxes, [4, 5], hflip=flips.clone()))
+
+
 def test_resized_crop_batch_checks_its_arguments():
     xs = image_list(n=2)
     with pytest.raises(ValueError, match=r"boxes.*int64 \[2, 4\]"):
@@ -544,6 +574,10 @@ def test_resized_crop_batch_checks_its_arguments():
         F.resized_crop_batch(xs, torch.tensor([[0, 0, 5, 5], [0, 0, 500, 5]]), [8, 8])
     with pytest.raises(ValueError, match=r"hflip.*bool \[2\]"):
         F.resized_crop_batch(xs, torch.tensor([[0, 0, 5, 5], [0, 0, 5, 5]]), [8, 8], hflip=torch.ones(2))
+    with pytest.raises(ValueError, match=r"boxes.*4 ints"):
+        F.resized_crop_batch(xs, (0, 0, 5), [8, 8])
+    with pytest.raises(ValueError, match=r"boxes\[1\].*inside"):  # one box, checked against each image
+        F.resized_crop_batch([xs[0], xs[1][:, :4]], (0, 0, 5, 5), [8, 8])
     with pytest.raises(ValueError, match=r"images\[1\]"):
         F.resized_crop_batch([xs[0], xs[1][:1]], torch.tensor([[0, 0, 5, 5], [0, 0, 5, 5]]), [8, 8])
     with pytest.raises(ValueError, match=r"images.*\[N, C, H, W\]"):

@@ -11,7 +11,10 @@
 // it never synchronises with the host and can be captured in a CUDA graph.
 //
 // images: [C, H, W] tensors, one device, dtype and channel count (a uniform batch passes its
-// images as views). boxes: int64 [N, 4] on the images' device. hflip: bool [N] there, or none.
+// images as views). boxes: int64 [N, 4] on the images' device, or int64 [4] on the CPU: one box
+// for every image. hflip: bool [N] there, or bool [1] on the CPU (one flip for every image), or
+// none. One box or flip on the host costs nothing on the device (on CUDA its values travel in
+// the kernel arguments): the form for a uniform batch (Resize then CenterCrop, one draw per call).
 // On the CPU the boxes are checked (inside their image, height and width > 0); on CUDA they
 // cannot be read without a synchronisation, so a box is clamped into its image instead: boxes as
 // RandomResizedCrop draws them are always inside.
@@ -48,7 +51,8 @@ struct BatchTail {
 
 namespace ops {
 // Kernel contract: images checked (same device/dtype/channels, 3-D, non-empty), boxes int64
-// contiguous [N, 4] and hflip (or an undefined Tensor) bool contiguous [N] on their device,
+// contiguous [N, 4] on their device or [4] on the CPU, hflip (or an undefined Tensor) bool
+// contiguous [N] on their device or [1] on the CPU,
 // output contiguous [N, C, out_h, out_w] of the tail's dtype; mean/std hold one value per channel.
 struct ResizedCropBatch {
   static constexpr const char* name = "resized_crop_batch";

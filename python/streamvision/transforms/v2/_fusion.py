@@ -158,7 +158,7 @@ def run(compose, inpt, only_per_sample=False):
         else:
             from ._transforms import _applies
 
-            hflip = torch.full((batch.n,), _applies(flip.p), dtype=torch.bool, device=batch.device)
+            hflip = bool(_applies(flip.p))  # one draw for the call: a host value, nothing on the device
     mode, aa = _mode(head)
     tail = dict(dtype=to_dtype.dtype if to_dtype is not None else None,
                 scale=to_dtype.scale if to_dtype is not None else True,
@@ -202,8 +202,9 @@ def _jitter(jitter, x, tail):
 
 
 def _boxes(head, batch, inpt):
-    """The head's crop boxes as BatchParams fields (top, left, height, width), drawn as the head
-    itself draws them (per-sample or once per call)."""
+    """The head's crop boxes as BatchParams fields (top, left, height, width), or one box for
+    every image as a tuple of 4 ints, drawn as the head itself draws them (per-sample or once
+    per call)."""
     torch = _torch()
     from . import _transforms as T
 
@@ -212,11 +213,11 @@ def _boxes(head, batch, inpt):
         if head.per_sample:
             return head.sample_params(batch)
         p = head.make_params([batch.first])
-        return _uniform_box(p["top"], p["left"], p["height"], p["width"], batch)
+        return tuple(int(p[k]) for k in ("top", "left", "height", "width"))
     if type(head) is T.Resize:
         if batch.uniform() or len(set(batch.sizes())) == 1:
             h, w = batch.sizes()[0]
-            return _uniform_box(0, 0, h, w, batch)
+            return (0, 0, int(h), int(w))
         hw = torch.tensor(batch.sizes(), dtype=torch.int64)
         zero = torch.zeros(batch.n, dtype=torch.int64)
         return _fields(zero, zero, hw[:, 0], hw[:, 1], dev)
@@ -230,13 +231,6 @@ def _boxes(head, batch, inpt):
         lefts.append(int(round((w - cw) / 2.0)))
     n = batch.n
     return _fields(torch.tensor(tops), torch.tensor(lefts), torch.full((n,), ch), torch.full((n,), cw), dev)
-
-
-def _uniform_box(top, left, h, w, batch):
-    """One box for every image, made on the device (fills, no host-to-device copy)."""
-    torch = _torch()
-    full = lambda v: torch.full((batch.n,), int(v), dtype=torch.int64, device=batch.device)  # noqa: E731
-    return _per_sample.BatchParams({"top": full(top), "left": full(left), "height": full(h), "width": full(w)})
 
 
 def _fields(top, left, h, w, device):

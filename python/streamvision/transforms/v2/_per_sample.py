@@ -307,8 +307,11 @@ def sample_resized_crop(scale, ratio, batch, attempts=10):
 
 
 def boxes_of(params):
-    """The boxes as int64 [N, 4]: the sampler's own tensor when the fields are still its columns."""
+    """The boxes as int64 [N, 4]: the sampler's own tensor when the fields are still its columns;
+    a tuple (top, left, height, width), one box for every image, as it is."""
     torch = _torch()
+    if isinstance(params, tuple):
+        return params
     box = params.packed("box") if isinstance(params, BatchParams) else None
     if box is not None:
         return box

@@ -14,11 +14,14 @@ def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, 
     Args:
         images: a tensor ``[N, C, H, W]`` or a sequence of ``[C, H, W]`` tensors of different sizes (one
             device, dtype and channel count).
-        boxes: int64 ``[N, 4]`` (top, left, height, width) per image, on the images' device.
+        boxes: int64 ``[N, 4]`` (top, left, height, width) per image, on the images' device; or a
+            sequence of 4 ints, one box for every image (on CUDA its values travel in the kernel's
+            arguments: nothing is filled or copied on the device).
         size: ``[height, width]`` of every output image.
         interpolation: an InterpolationMode (bilinear by default).
         antialias: as resize's.
-        hflip: bool ``[N]`` on the images' device (flip image i horizontally after the resize), or None.
+        hflip: bool ``[N]`` on the images' device (flip image i horizontally after the resize); a
+            Python bool, one flip for every image; or None.
         dtype: the output dtype (to_dtype with ``scale``), or None to keep the input's.
         scale: as to_dtype's.
         mean, std: per-channel normalization after the conversion, or None.
