@@ -10,8 +10,9 @@
 // Two schedules, same arithmetic. The tiled one (tile_kernel) is one launch: a block makes a
 // tile of output rows and columns of one image, its vertical sums in shared memory. Its shared
 // memory is sized on the host from a bound on every image's scale (a box is never wider than its
-// image); it serves batches downscaled at least ~3x each way (prefers_tiles) whose tile span fits.
-// The rest (milder scales, where the two-pass schedule measured faster, and downscales beyond ~20x)
+// image); it serves uint8 batches and others downscaled at least ~3x each way (prefers_tiles)
+// whose tile span fits.
+// The rest (float images at milder scales, where the two-pass schedule measured faster, and downscales beyond ~20x)
 // take the two-pass schedule, whose vertical sums go through global scratch, [N, C, out_h, widest
 // image] floats. The scratch round trip was most of the two-pass time: 0.42 ms of 0.52 for a
 // 64x1080p batch resized to 224 (e4ce7e1 on the H200), for 0.17 GB of input.
@@ -482,20 +483,26 @@ TileLayout tile_layout(std::int64_t max_h, std::int64_t max_w, std::int64_t resi
 }
 
 // Which schedule is faster. A tile's block pays a fixed cost (the taps and weights of its 16 rows
-// and 32 columns, six barriers) that only a large downscale, many input pixels per output pixel,
-// pays back. On the H200 (bench/RESULTS.md, 2026-12-03), tiled against two-pass: 64 1080p images to
-// 256x455 (4.2x each way) 415 against 523 µs; 256 RandomResizedCrops of 300-600 images to 224 (the
-// images' bound: 2.7x each way) 490 against 433 µs; 256 of 300x300 images 398 against 328 µs.
-// The bound here is the images' scale (their boxes are on the device): tiles from 3x each way.
+// and 32 columns, six barriers) that the two-pass schedule's scratch round trip outweighs once the
+// vertical sums are cheap. uint8 images of unit-stride rows (byte quads) take tiles at every
+// scale: on the H200 (bench/RESULTS.md, ninth session), tiled against two-pass, float32 output:
+// 64 1080p images to 256x455 then 224 239 against 500 µs; 256 RandomResizedCrops of 300-600
+// images to 224 423 against 479; 256 of 300x300 to 224 359 against 384, to 160 219 against 298;
+// 256 whole 224x224 images to 224 374 against 422; 64 of 100-200 up to 224 83 against 89 µs.
+// Other images (float32, strided rows) go through the byte-per-column loop, where tiles only pay
+// from a downscale of ~3x each way (float32 RandomResizedCrops of 300-600 to 224: 322 against
+// 238 µs; uint8 before the quads, eighth session: 1080p 415 against 523, 300-600 490 against 433).
+// The bound here is the images' scale (their boxes are on the device).
 // SV_RESIZED_CROP_SCHEDULE=tiles or =two-pass (read once) overrides the choice, so that a benchmark
 // can time both schedules on one build; tiles still need their shared memory to fit.
-bool prefers_tiles(std::int64_t max_h, std::int64_t max_w, std::int64_t resize_h, std::int64_t resize_w) {
+bool prefers_tiles(std::int64_t max_h, std::int64_t max_w, std::int64_t resize_h, std::int64_t resize_w, bool byte_quads) {
   static const int forced = [] {
     const char* v = std::getenv("SV_RESIZED_CROP_SCHEDULE");
     if (v == nullptr) return 0;
     return std::strcmp(v, "tiles") == 0 ? 1 : std::strcmp(v, "two-pass") == 0 ? 2 : 0;
   }();
   if (forced != 0) return forced == 1;
+  if (byte_quads) return true;
   const double sy = static_cast<double>(max_h) / static_cast<double>(resize_h);
   const double sx = static_cast<double>(max_w) / static_cast<double>(resize_w);
   return sy * sx >= 9.0;
@@ -511,9 +518,11 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
   const int channels = static_cast<int>(images.front().size(0));
   const int out_h = static_cast<int>(output.size(2)), out_w = static_cast<int>(output.size(3));
   std::int64_t max_h = 1, max_w = 1;
+  bool byte_quads = std::is_same_v<T, std::uint8_t>;  // every image's rows filtered by quads
   for (const Tensor& x : images) {
     max_h = std::max(max_h, x.size(1));
     max_w = std::max(max_w, x.size(2));
+    byte_quads = byte_quads && x.stride(2) == 1;
   }
   const auto total = static_cast<std::int64_t>(images.size());
   const std::int64_t per_launch = std::min<std::int64_t>(kMaxImages, total);
@@ -543,7 +552,7 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
   LaunchScope scope(stream, "resized_crop_batch");
 
   const TileLayout layout = tile_layout(max_h, max_w, win.resize_h, win.resize_w, filter);
-  if (layout.bytes<A>() <= kTileSharedBytes && prefers_tiles(max_h, max_w, win.resize_h, win.resize_w)) {
+  if (layout.bytes<A>() <= kTileSharedBytes && prefers_tiles(max_h, max_w, win.resize_h, win.resize_w, byte_quads)) {
     TileArgs<T, O, A> t{};
     t.per_image = per_image;
     t.channels = channels;

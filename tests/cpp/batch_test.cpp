@@ -84,10 +84,11 @@ TEST(Batch, ResizedCropBatchEqualsTheChainOnCuda) {
 // uint8 rows go through the resize's vertical filter four columns a word (cuda/byte_quad.cuh):
 // widths of every remainder mod 4, narrow images with no whole quad inside, boxes at the left and
 // right edges, rows whose addresses are aligned, shifted (sliced views: odd offsets and row
-// strides) or not unit-stride at all (channels_last, strided), through both schedules (a small
-// output takes the tiled one, a large one the two-pass one). Each image equals the chain.
+// strides) or not unit-stride at all (channels_last, strided), through both schedules (the
+// 700-column image down to 7 columns overflows a tile's shared memory: two-pass; to 41, tiles).
+// Each image equals the chain.
 void check_resized_crop_batch_layouts(Device device) {
-  const std::int64_t dims[][2] = {{37, 61}, {29, 5}, {44, 64}, {23, 9}, {50, 130}, {31, 67}, {26, 12}, {40, 98}};
+  const std::int64_t dims[][2] = {{37, 61}, {29, 5}, {44, 64}, {23, 9}, {50, 130}, {31, 67}, {26, 12}, {40, 98}, {20, 700}};
   for (const Layout layout : kAllLayouts) {
     for (const std::vector<std::int64_t>& size : {std::vector<std::int64_t>{6, 7}, std::vector<std::int64_t>{33, 41}}) {
       SCOPED_TRACE(std::string(layout_name(layout)) + ", output " + std::to_string(size[0]) + "x" + std::to_string(size[1]));
@@ -106,7 +107,7 @@ void check_resized_crop_batch_layouts(Device device) {
       std::vector<Tensor> images;
       for (const Tensor& x : c.images) images.push_back(with_layout(contiguous_copy(x), layout, device));
       const BatchTail tail;
-      const Tensor out = to_cpu(functional::resized_crop_batch(images, to_device(tensor_of(c.boxes, {8, 4}), device), size,
+      const Tensor out = to_cpu(functional::resized_crop_batch(images, to_device(tensor_of(c.boxes, {static_cast<std::int64_t>(std::size(dims)), 4}), device), size,
                                                                InterpolationMode::Bilinear, true, to_device(flags_of(c.flips), device), tail));
       for (std::size_t i = 0; i < images.size(); ++i) {
         const std::int64_t* b = c.boxes.data() + 4 * i;

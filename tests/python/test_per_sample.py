@@ -502,7 +502,8 @@ def test_resized_crop_batch_across_tiles_and_schedules_equals_the_chain(device, 
          [40, 70]),
         ([(50, 1900), (60, 700)], [[0, 0, 50, 1900], [3, 1, 57, 690]], [10, 100]),
         ([(50, 2100), (60, 700)], [[0, 0, 50, 2100], [3, 1, 57, 690]], [10, 100]),
-        # Mild scales: the two-pass schedule on CUDA (tiles only from ~3x each way).
+        # Mild scales: float32 images take the two-pass schedule on CUDA (tiles from ~3x each way;
+        # uint8 images take tiles at every scale).
         ([(60, 90), (45, 70), (30, 20)], [[0, 0, 60, 90], [5, 9, 31, 50], [2, 1, 27, 19]], [40, 70]),
     ]
     for sizes, rows, size in cases:

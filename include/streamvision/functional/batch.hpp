@@ -6,7 +6,8 @@
 // converted (to_dtype with scale) and normalized (a `window` crops the resized image before the
 // flip, see BatchWindow): the result's image i equals that chain of
 // functionals on image i, bit for bit, in one [N, C, size[0], size[1]] tensor. On CUDA it is one
-// launch per 192 images for downscales of about 3x to 20x each way (two otherwise), whatever N and the sizes (the per-image parameters are read from
+// launch per 192 images (two for float images at milder scales than ~3x each way, and for downscales
+// beyond ~20x), whatever N and the sizes (the per-image parameters are read from
 // `boxes` and `hflip` on the device; image pointers and sizes travel in the kernel arguments), so
 // it never synchronises with the host and can be captured in a CUDA graph.
 //

@@ -34,7 +34,8 @@ def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, 
         One tensor ``[N, C, height, width]``.
 
     Devices and dtypes: CPU (every mode, uint8 and float images; the per-image ops in a loop) and CUDA
-    (bilinear with antialias for uint8 and float32 images, one launch per 192 images for downscales of about 3x to 20x each way, two otherwise, no
+    (bilinear with antialias for uint8 and float32 images, one launch per 192 images, two for float32 images at milder
+    scales than about 3x each way and for downscales beyond about 20x; no
     synchronisation, capturable in CUDA graphs; output float32, float16, bfloat16 or the input's dtype).
     On CUDA, boxes outside their image are clamped into it (the device cannot raise); on the CPU they raise.
     """
