@@ -32,6 +32,15 @@ std::vector<Case> geometry_cases(const Stream& stream) {
                        functional::resize(u8, to224, InterpolationMode::Bicubic, std::nullopt, true, s);
                      }});
     if (cl) continue;  // the remaining cases once, on the contiguous batch
+    const std::vector<std::int64_t> to540{540, 960};
+    cases.push_back({"resize bilinear aa", u8s + " -> 540x960", n + planes * 540 * 960, [u8, to540](const Stream& s) {
+                       functional::resize(u8, to540, InterpolationMode::Bilinear, std::nullopt, true, s);
+                     }});
+    const Tensor small = random_image({256, 3, 300, 300}, DType::UInt8, MemoryFormat::Contiguous, stream);
+    cases.push_back({"resize bilinear aa", "256x3x300x300 uint8 contiguous -> 224x224", 256.0 * 3 * (300 * 300 + 224 * 224),
+                     [small, to224](const Stream& s) {
+                       functional::resize(small, to224, InterpolationMode::Bilinear, std::nullopt, true, s);
+                     }});
     cases.push_back({"resize bilinear", u8s + " -> 224x224", out224 * 5, [u8, to224](const Stream& s) {
                        functional::resize(u8, to224, InterpolationMode::Bilinear, std::nullopt, false, s);
                      }});

@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,7 @@
 #include "cuda/batch_tail.cuh"
 #include "cuda/byte_quad.cuh"
 #include "cuda/launch.hpp"
+#include "cuda/resize.cuh"
 #include "kernels/resize_weights.hpp"
 #include "streamvision/functional/batch.hpp"
 
@@ -626,6 +628,16 @@ void dispatch_output(const std::vector<Tensor>& images, const Tensor& boxes, con
   }
 }
 
+// Whether resize_tiled takes resize's uint8 bilinear antialias: SV_RESIZE_SCHEDULE=direct (read
+// once) leaves it to resize_antialias.cu, so that a benchmark can time both on one build.
+bool resize_prefers_tiles() {
+  static const bool tiles = [] {
+    const char* v = std::getenv("SV_RESIZE_SCHEDULE");
+    return v == nullptr || std::strcmp(v, "direct") != 0;
+  }();
+  return tiles;
+}
+
 void resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor& hflip, const Tensor& output,
                         InterpolationMode mode, bool antialias, const BatchWindow& win, const BatchTail& tail,
                         const Stream& stream) {
@@ -646,5 +658,33 @@ SV_REGISTER_KERNEL(ops::ResizedCropBatch, DeviceType::CUDA, &resized_crop_batch,
                    (DTypeSet{DType::UInt8, DType::Float32}));
 
 }  // namespace
+
+bool resize_tiled(const Tensor& input, const Tensor& output, const Stream& stream) {
+  if (!resize_prefers_tiles() || input.dtype() != DType::UInt8 || (input.dim() != 3 && input.dim() != 4)) return false;
+  const int d = input.dim();
+  const std::int64_t n = d == 4 ? input.size(0) : 1, c = input.size(d - 3), h = input.size(d - 2), w = input.size(d - 1);
+  const std::int64_t out_h = output.size(d - 2), out_w = output.size(d - 1);
+  // Byte quads need unit-stride rows; the tile kernel writes [N, C, H, W] contiguous.
+  // A launch per kMaxImages images: past a few launches (tens of thousands of tiny images) the
+  // antialias kernel's single launch costs less.
+  if (n == 0 || n > 8 * kMaxImages || c < 1 || c > kChannels || h == 0 || w == 0 || out_h == 0 || out_w == 0 || input.stride(d - 1) != 1 ||
+      !output.is_contiguous() || h > INT32_MAX || w > INT32_MAX || out_h * out_w > INT32_MAX) {
+    return false;
+  }
+  const kernels::ResampleFilter filter = kernels::ResampleFilter::Triangle;
+  if (tile_layout(h, w, out_h, out_w, filter).bytes<float>() > kTileSharedBytes) return false;
+  std::vector<Tensor> images;
+  images.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) images.push_back(d == 4 ? input.select(0, i) : input);
+  Tensor whole = empty({4}, DType::Int64, Device::cpu());  // one box, the whole image: kernel arguments
+  auto* box = static_cast<std::int64_t*>(whole.data());
+  box[0] = 0;
+  box[1] = 0;
+  box[2] = h;
+  box[3] = w;
+  launch<std::uint8_t, std::uint8_t>(images, whole, Tensor(), d == 4 ? output : output.unsqueeze(0), filter,
+                                     BatchWindow{out_h, out_w, 0, 0}, BatchTail{}, stream);
+  return true;
+}
 
 }  // namespace streamvision::cuda

@@ -88,6 +88,7 @@ void resize(const Tensor& input, const Tensor& output, InterpolationMode mode, b
   if (mode == InterpolationMode::Bicubic && input.dtype() == DType::UInt8) {
     resize_uint8_bicubic(input, output, antialias, stream);
   } else if (antialias) {
+    if (mode == InterpolationMode::Bilinear && resize_tiled(input, output, stream)) return;
     resize_antialias(input, output, mode, stream);
   } else {
     resize_direct(input, output, mode, stream);

@@ -9,6 +9,9 @@
 #include <string_view>
 
 #include "geometry_test_utils.hpp"
+#if SV_WITH_CUDA
+#include "cuda/resize.cuh"
+#endif
 
 namespace svt {
 namespace {
@@ -384,6 +387,39 @@ TEST(Resize, CudaEqualsCpu) {
   const Tensor gbig = with_layout(big, Layout::ChannelsLast, kGpu);
   EXPECT_TRUE(bitwise_equal(functional::resized_crop(big, 7, 9, 50, 61, {32, 32}), functional::resized_crop(gbig, 7, 9, 50, 61, {32, 32})));
 }
+
+// uint8 bilinear antialias on CUDA goes through resized_crop_batch's tiled kernel (cuda/batch.cu,
+// byte quads) wherever it applies: [C, H, W] and [N, C, H, W] images with unit-stride rows,
+// downscales, upscales and mixed ones, one to four channels. The reference is the antialias
+// kernel itself (cuda/resize_antialias.cu, which reproduces torchvision's CUDA result): bit for
+// bit, for every layout (channels_last and strided rows, and a span too wide for a tile, stay on
+// that kernel), and the input unchanged.
+#if SV_WITH_CUDA
+TEST(Resize, Uint8BilinearAntialiasByTilesEqualsTheAntialiasKernel) {
+  SV_REQUIRE_GPU();
+  const std::vector<Dims> shapes{{3, 37, 53}, {2, 1, 64, 80}, {2, 4, 45, 301}, {1, 3, 270, 480}, {2, 2, 3, 1000}, {1, 3, 1080, 1920}};
+  std::uint64_t seed = 6800;
+  for (const Dims& shape : shapes) {
+    const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1];
+    const std::vector<std::vector<std::int64_t>> sizes{{std::max<std::int64_t>(h / 3, 1), std::max<std::int64_t>(w / 5, 1)},
+                                                       {h * 2 + 1, w + 3}, {std::max<std::int64_t>(h - 1, 1), w / 2 + 1},
+                                                       {1, 1}, {224, 224}};
+    const Tensor src = random_cpu(shape, DType::UInt8, seed++);
+    for (Layout layout : kAllLayouts) {
+      const Tensor in = with_layout(src, layout, kGpu);
+      for (const auto& size : sizes) {
+        SCOPED_TRACE(describe(shape, DType::UInt8, layout) + " -> " + std::to_string(size[0]) + "x" + std::to_string(size[1]));
+        const Tensor actual = functional::resize(in, size, InterpolationMode::Bilinear, std::nullopt, true);
+        const Tensor expected = empty(Dims(actual.shape()), DType::UInt8, kGpu,
+                                      actual.is_contiguous() ? MemoryFormat::Contiguous : MemoryFormat::ChannelsLast);
+        cuda::resize_antialias(in, expected, InterpolationMode::Bilinear, Stream::current(0));
+        ASSERT_TRUE(bitwise_equal(expected, actual));
+      }
+      EXPECT_TRUE(bitwise_equal(src, in)) << "the input must not change";
+    }
+  }
+}
+#endif
 
 // Antialiased resize at the benchmark's size and at extreme ratios: tall row bands, wide filter
 // spans (a whole 3000-row column or 5000-element row per output), and more planes than one grid
