@@ -671,6 +671,12 @@ bool resize_tiled(const Tensor& input, const Tensor& output, const Stream& strea
       !output.is_contiguous() || h > INT32_MAX || w > INT32_MAX || out_h * out_w > INT32_MAX) {
     return false;
   }
+  // Large images at mild scales stay on the antialias kernel. On the H200 (bench/RESULTS.md,
+  // ninth session), tiles against it: 64 1080p images to 224x224 (41x fewer pixels) 0.458 against
+  // 0.626 ms, to 256x455 (18x) 0.587 against 0.707; 256 300x300 images to 224x224 0.399 against
+  // 1.288; but 64 1080p images to 540x960 (4x) 1.178 against 1.112.
+  const double scale = static_cast<double>(h) * static_cast<double>(w) / (static_cast<double>(out_h) * static_cast<double>(out_w));
+  if (h * w >= 512 * 512 && scale < 9.0) return false;
   const kernels::ResampleFilter filter = kernels::ResampleFilter::Triangle;
   if (tile_layout(h, w, out_h, out_w, filter).bytes<float>() > kTileSharedBytes) return false;
   std::vector<Tensor> images;
