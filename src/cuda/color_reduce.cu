@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "core/dtype_dispatch.hpp"
+#include "cuda/byte_planes.cuh"
 #include "cuda/contrast_mean.cuh"
 #include "cuda/pixels.cuh"
 #include "kernels/color.hpp"
@@ -129,9 +130,38 @@ __global__ void __launch_bounds__(256)
   luts[plane * 256 + threadIdx.x] = kernels::autocontrast_value(static_cast<std::uint8_t>(threadIdx.x), p);
 }
 
+// uint8 images of dense planes: the byte-plane kernels (byte_planes.cuh), the same three steps.
+template <int C>
+void autocontrast_byte_planes(const kernels::ImageBatch& in, const kernels::ImageBatch& out, Device device,
+                              const Stream& stream) {
+  const std::int64_t chunks = byte_plane_chunks(in);
+  const std::int64_t planes = in.n * C;
+  Scratch scratch(Scratch::aligned_bytes<kernels::MinMax<std::uint8_t>>(planes * chunks) +
+                      Scratch::aligned_bytes<std::uint8_t>(planes * 256),
+                  device, stream);
+  kernels::MinMax<std::uint8_t>* partials = scratch.take<kernels::MinMax<std::uint8_t>>(planes * chunks);
+  std::uint8_t* luts = scratch.take<std::uint8_t>(planes * 256);
+  LaunchScope scope(stream, "autocontrast");
+  for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
+    byte_plane_minmax_kernel<C><<<static_cast<unsigned>(images * chunks), kBytePlaneThreads, 0, scope.handle()>>>(
+        in, first, chunks, partials);
+    scope.check_launch();
+  });
+  autocontrast_lut_kernel<<<static_cast<unsigned>(planes), 256, 0, scope.handle()>>>(partials, chunks, C, luts);
+  scope.check_launch();
+  for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
+    byte_plane_lut_kernel<C><<<static_cast<unsigned>(images * chunks), kBytePlaneThreads, 0, scope.handle()>>>(
+        in, out, first, chunks, luts, C * 256);
+    scope.check_launch();
+  });
+}
+
 template <class T, int C>
 void autocontrast_image(const kernels::ImageBatch& in, const kernels::ImageBatch& out, Device device,
                         const Stream& stream) {
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    if (dense_byte_planes(in) && dense_byte_planes(out) && in.h * in.w > 0) return autocontrast_byte_planes<C>(in, out, device, stream);
+  }
   constexpr int V = kernels::pixel_group_size<T>();
   const kernels::PixelGroups groups = kernels::PixelGroups::make(in.h, in.w, V);
   const std::int64_t chunks = groups.chunks(kAutocontrastGroupsPerThread);

@@ -1,0 +1,156 @@
+// uint8 images whose channel planes are dense byte runs (rows of unit stride, no padding): the
+// per-plane minimum and maximum, and a 256-entry table per plane, 16 bytes a thread at a time.
+//
+// The per-pixel engine (pixels.cuh) unpacks every byte into its own register and converts it
+// before it compares or looks up; for uint8 autocontrast that made both passes bound by integer
+// instructions, not memory (ncu on the H200, bench/RESULTS.md ninth session: min/max pass ALU
+// pipe 82.9%, table pass 78.3%, DRAM 30-40%). Here a 16-byte word is compared as 16-bit lanes
+// (two 3-input VIMNMX per 4 bytes) and looked up with one byte permute and one shared-memory load
+// per byte, three permutes packing four results.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda/launch.hpp"
+#include "kernels/image_batch.hpp"
+#include "kernels/reduce.hpp"
+#include "streamvision/core/macros.hpp"
+
+namespace streamvision::cuda {
+
+constexpr int kBytePlaneThreads = 256;
+// Bytes of one plane a block covers: 8 words of 16 bytes per thread.
+constexpr std::int64_t kBytePlaneChunk = std::int64_t{kBytePlaneThreads} * 16 * 8;
+
+inline bool dense_byte_planes(const kernels::ImageBatch& b) {
+  return b.stride_w == 1 && (b.h <= 1 || b.stride_h == b.w);
+}
+
+inline std::int64_t byte_plane_chunks(const kernels::ImageBatch& b) {
+  return std::max<std::int64_t>(1, (b.h * b.w + kBytePlaneChunk - 1) / kBytePlaneChunk);
+}
+
+// Calls scalar(offset) for each byte of [0, len) of a run at `p` that is not in a whole aligned
+// 16-byte word, and vector(word index, words) for the aligned words, spread over the block.
+template <class Scalar, class Vector>
+__device__ SV_FORCE_INLINE void for_each_byte_word(const unsigned char* p, std::int64_t len, Scalar&& scalar, Vector&& vector) {
+  const int t = static_cast<int>(threadIdx.x);
+  const auto head = static_cast<std::int64_t>((16u - (static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p)) & 15u)) & 15u);
+  const std::int64_t lead = head < len ? head : len;
+  if (t < lead) scalar(t);
+  const std::int64_t words = (len - lead) / 16;
+  vector(lead, words);
+  const std::int64_t done = lead + words * 16;
+  if (t < len - done) scalar(done + t);
+}
+
+// Min and max of each (image, channel) plane over block q's byte range: partials[(n * chunks + q) * C + c].
+template <int C>
+__global__ void __launch_bounds__(kBytePlaneThreads)
+    byte_plane_minmax_kernel(kernels::ImageBatch in, std::int64_t first_image, std::int64_t chunks,
+                             kernels::MinMax<std::uint8_t>* partials) {
+  __shared__ unsigned lo_s[kBytePlaneThreads / 32], hi_s[kBytePlaneThreads / 32];
+  const std::int64_t n = first_image + static_cast<std::int64_t>(blockIdx.x) / chunks;
+  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) % chunks;
+  const std::int64_t plane = in.h * in.w;
+  const std::int64_t start = q * kBytePlaneChunk;
+  const std::int64_t len = (plane - start < kBytePlaneChunk ? plane - start : kBytePlaneChunk);
+  const int t = static_cast<int>(threadIdx.x);
+  for (int c = 0; c < C; ++c) {
+    const auto* p = static_cast<const unsigned char*>(in.data) + n * in.stride_n + c * in.stride_c + start;
+    unsigned lo = 255u, hi = 0u;                       // scalar bytes
+    unsigned lo2 = 0x00ff00ffu, hi2 = 0u;              // 16-bit lanes: even and odd bytes of the words
+    for_each_byte_word(
+        p, len,
+        [&](std::int64_t i) {
+          lo = min(lo, static_cast<unsigned>(p[i]));
+          hi = max(hi, static_cast<unsigned>(p[i]));
+        },
+        [&](std::int64_t lead, std::int64_t words) {
+          const auto* v = reinterpret_cast<const uint4*>(p + lead);
+          for (std::int64_t i = t; i < words; i += kBytePlaneThreads) {
+            const uint4 w = __ldg(v + i);
+            const unsigned parts[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+              const unsigned even = parts[k] & 0x00ff00ffu, odd = (parts[k] >> 8) & 0x00ff00ffu;
+              lo2 = __vminu2(__vminu2(lo2, even), odd);
+              hi2 = __vmaxu2(__vmaxu2(hi2, even), odd);
+            }
+          }
+        });
+    lo = min(lo, min(lo2 & 0xffffu, lo2 >> 16));
+    hi = max(hi, max(hi2 & 0xffffu, hi2 >> 16));
+    lo = __reduce_min_sync(0xffffffffu, lo);
+    hi = __reduce_max_sync(0xffffffffu, hi);
+    if (t % 32 == 0) {
+      lo_s[t / 32] = lo;
+      hi_s[t / 32] = hi;
+    }
+    __syncthreads();
+    if (t < 32) {
+      lo = t < kBytePlaneThreads / 32 ? lo_s[t] : 255u;
+      hi = t < kBytePlaneThreads / 32 ? hi_s[t] : 0u;
+      lo = __reduce_min_sync(0xffffffffu, lo);
+      hi = __reduce_max_sync(0xffffffffu, hi);
+      if (t == 0) partials[(n * chunks + q) * C + c] = {static_cast<float>(lo), static_cast<float>(hi)};
+    }
+    __syncthreads();
+  }
+}
+
+// out = luts[n * lut_stride + c * 256 + in] for each byte of block q's range of each plane of image n.
+template <int C>
+__global__ void __launch_bounds__(kBytePlaneThreads)
+    byte_plane_lut_kernel(kernels::ImageBatch in, kernels::ImageBatch out, std::int64_t first_image, std::int64_t chunks,
+                          const std::uint8_t* luts, std::int64_t lut_stride) {
+  __shared__ std::uint32_t lut_words[C][64];  // the image's tables, as words (filled whole)
+  const std::int64_t n = first_image + static_cast<std::int64_t>(blockIdx.x) / chunks;
+  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) % chunks;
+  const int t = static_cast<int>(threadIdx.x);
+  for (int i = t; i < C * 64; i += kBytePlaneThreads) {
+    const std::uint8_t* l = luts + n * lut_stride + (i / 64) * 256 + (i % 64) * 4;
+    lut_words[i / 64][i % 64] = l[0] | (l[1] << 8) | (l[2] << 16) | (static_cast<std::uint32_t>(l[3]) << 24);
+  }
+  __syncthreads();
+  const auto* lut_bytes = reinterpret_cast<const std::uint8_t*>(lut_words);
+  const std::int64_t plane = in.h * in.w;
+  const std::int64_t start = q * kBytePlaneChunk;
+  const std::int64_t len = (plane - start < kBytePlaneChunk ? plane - start : kBytePlaneChunk);
+  for (int c = 0; c < C; ++c) {
+    const auto* src = static_cast<const unsigned char*>(in.data) + n * in.stride_n + c * in.stride_c + start;
+    auto* dst = static_cast<unsigned char*>(out.data) + n * out.stride_n + c * out.stride_c + start;
+    const std::uint8_t* lut = lut_bytes + c * 256;
+    const unsigned row = static_cast<unsigned>(c) << 8;  // byte 0 clear: the table index goes there
+    // Words only when source and destination share their alignment (fresh outputs of dense inputs do).
+    const bool same_phase = ((reinterpret_cast<std::uintptr_t>(src) ^ reinterpret_cast<std::uintptr_t>(dst)) & 15u) == 0;
+    if (!same_phase) {
+      for (std::int64_t i = t; i < len; i += kBytePlaneThreads) dst[i] = lut[src[i]];
+      continue;
+    }
+    for_each_byte_word(
+        src, len, [&](std::int64_t i) { dst[i] = lut[src[i]]; },
+        [&](std::int64_t lead, std::int64_t words) {
+          const auto* v = reinterpret_cast<const uint4*>(src + lead);
+          auto* o = reinterpret_cast<uint4*>(dst + lead);
+          for (std::int64_t i = t; i < words; i += kBytePlaneThreads) {
+            const uint4 w = __ldg(v + i);
+            unsigned parts[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+              // Byte j of the word under the channel's table offset (c << 8) as the index: one
+              // permute; its entry; the four packed back with three.
+              const unsigned r0 = lut_bytes[__byte_perm(parts[k], row, 0x7650u)], r1 = lut_bytes[__byte_perm(parts[k], row, 0x7651u)];
+              const unsigned r2 = lut_bytes[__byte_perm(parts[k], row, 0x7652u)], r3 = lut_bytes[__byte_perm(parts[k], row, 0x7653u)];
+              parts[k] = __byte_perm(__byte_perm(r0, r1, 0x3340u), __byte_perm(r2, r3, 0x3340u), 0x5410u);
+            }
+            o[i] = make_uint4(parts[0], parts[1], parts[2], parts[3]);
+          }
+        });
+  }
+}
+
+}  // namespace streamvision::cuda
