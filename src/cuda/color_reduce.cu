@@ -27,9 +27,40 @@ namespace {
 
 // ---- adjust_contrast -----------------------------------------------------------------------------
 
+// uint8 images: the blend of a value with its image's mean is a function of the 256 values, so a
+// block per image tabulates it (blend, the same arithmetic) for each channel and the apply pass
+// over dense planes is byte_planes.cuh's lookup.
+template <int C>
+__global__ void __launch_bounds__(256)
+    contrast_lut_kernel(kernels::BlendFactors<std::uint8_t> factors, const kernels::opmath_t<std::uint8_t>* means,
+                        std::uint8_t* luts) {
+  const std::int64_t n = blockIdx.x;
+  const std::uint8_t y = kernels::blend(static_cast<std::uint8_t>(threadIdx.x), means[n], factors);
+#pragma unroll
+  for (int c = 0; c < C; ++c) luts[(n * C + c) * 256 + threadIdx.x] = y;
+}
+
 template <class T, int C>
 void contrast(const kernels::ImageBatch& in, const kernels::ImageBatch& out, double factor, Device device,
               const Stream& stream) {
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    if (dense_byte_planes(in) && dense_byte_planes(out) && in.h * in.w > 0) {
+      Scratch scratch(contrast_means_scratch_bytes<T>(in) + Scratch::aligned_bytes<std::uint8_t>(in.n * C * 256), device, stream);
+      const kernels::opmath_t<T>* means = contrast_means<T, C>(in, scratch, stream, "adjust_contrast");
+      std::uint8_t* luts = scratch.take<std::uint8_t>(in.n * C * 256);
+      const std::int64_t chunks = byte_plane_chunks(in);
+      LaunchScope scope(stream, "adjust_contrast");
+      contrast_lut_kernel<C><<<static_cast<unsigned>(in.n), 256, 0, scope.handle()>>>(kernels::BlendFactors<T>::make(factor),
+                                                                                       means, luts);
+      scope.check_launch();
+      for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
+        byte_plane_lut_kernel<C><<<static_cast<unsigned>(images * chunks), kBytePlaneThreads, 0, scope.handle()>>>(
+            in, out, first, chunks, luts, C * 256);
+        scope.check_launch();
+      });
+      return;
+    }
+  }
   Scratch scratch(contrast_means_scratch_bytes<T>(in), device, stream);
   const kernels::opmath_t<T>* means = contrast_means<T, C>(in, scratch, stream, "adjust_contrast");
   launch_pixels<T>(in, out, kernels::ContrastApplyOp<T, C>{kernels::BlendFactors<T>::make(factor), means}, stream,
