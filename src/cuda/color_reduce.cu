@@ -339,12 +339,32 @@ void equalize_image(const kernels::ImageBatch& in, const kernels::ImageBatch& ou
   std::uint32_t* partials = scratch.take<std::uint32_t>(in.n * chunks * hist_channels * kBins);
   std::uint8_t* luts = scratch.take<std::uint8_t>(in.n * in.c * kBins);
   const std::int64_t lut_stride = in.c * kBins;
+  // uint8 images of dense planes look their tables up 16 bytes a thread (byte_planes.cuh).
+  const bool byte_planes = std::is_same_v<T, std::uint8_t> && dense_byte_planes(in) && dense_byte_planes(out) && in.h * in.w > 0;
+  auto apply_bytes = [&](auto channels) {
+    constexpr int C = decltype(channels)::value;
+    const std::int64_t byte_chunks = byte_plane_chunks(in);
+    LaunchScope scope(stream, "equalize");
+    for_each_image_slice(in.n, byte_chunks, [&](std::int64_t first, std::int64_t images) {
+      byte_plane_lut_kernel<C><<<static_cast<unsigned>(images * byte_chunks), kBytePlaneThreads, 0, scope.handle()>>>(
+          in, out, first, byte_chunks, luts, lut_stride);
+      scope.check_launch();
+    });
+  };
   if (in.c == 3) {
     build_luts<T, 3>(in, partials, chunks, groups_per_thread, luts, lut_stride, stream);
-    launch_pixels<T>(in, out, kernels::make_equalize_apply_op<T, 3>(luts, lut_stride), stream, "equalize");
+    if (byte_planes) {
+      apply_bytes(std::integral_constant<int, 3>{});
+    } else {
+      launch_pixels<T>(in, out, kernels::make_equalize_apply_op<T, 3>(luts, lut_stride), stream, "equalize");
+    }
   } else if (in.c == 1) {
     build_luts<T, 1>(in, partials, chunks, groups_per_thread, luts, lut_stride, stream);
-    launch_pixels<T>(in, out, kernels::make_equalize_apply_op<T, 1>(luts, lut_stride), stream, "equalize");
+    if (byte_planes) {
+      apply_bytes(std::integral_constant<int, 1>{});
+    } else {
+      launch_pixels<T>(in, out, kernels::make_equalize_apply_op<T, 1>(luts, lut_stride), stream, "equalize");
+    }
   } else {
     for (std::int64_t c = 0; c < in.c; ++c) {  // the partial histograms are reused, in stream order
       kernels::ImageBatch in_c = in, out_c = out;
