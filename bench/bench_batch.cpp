@@ -64,7 +64,7 @@ std::vector<Case> batch_cases(const Stream& stream) {
     cases.push_back({"resized_crop_batch rrc224+flip+normalize", "256 images 300-600 uint8 -> float32", bytes,
                      [images, boxes, hflip](const Stream& st) {
                        functional::resized_crop_batch(images, boxes, {224, 224}, InterpolationMode::Bilinear, true, hflip,
-                                                      imagenet_tail(), std::nullopt, st);
+                                                      imagenet_tail(), std::nullopt, MemoryFormat::Contiguous, st);
                      }});
   }
   {  // Resize(256) + CenterCrop(224) + flip + to_dtype + normalize of 64 1080p images.
@@ -85,7 +85,7 @@ std::vector<Case> batch_cases(const Stream& stream) {
     cases.push_back({"resized_crop_batch resize256+crop224+flip+normalize", "64x3x1080x1920 uint8 -> float32", bytes,
                      [images, boxes, hflip, window](const Stream& st) {
                        functional::resized_crop_batch(images, boxes, {224, 224}, InterpolationMode::Bilinear, true, hflip,
-                                                      imagenet_tail(), window, st);
+                                                      imagenet_tail(), window, MemoryFormat::Contiguous, st);
                      }});
   }
   {  // ColorJitter(0.4, 0.4, 0.4) with each image's own factors and order.

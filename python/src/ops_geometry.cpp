@@ -85,7 +85,7 @@ void bind_geometry_ops(nb::module_& m) {
 
   m.def("resized_crop_batch", [](nb::handle images, nb::handle boxes, nb::handle size, nb::handle interpolation,
                                  nb::handle antialias, nb::handle hflip, nb::handle dtype, bool scale, nb::handle mean,
-                                 nb::handle std, nb::handle window, nb::handle stream) {
+                                 nb::handle std, nb::handle window, bool channels_last, nb::handle stream) {
         // A list or tuple of [C, H, W] images, or one [N, C, H, W] tensor (imported once, its
         // images taken as views here: no Python object per image).
         const bool listed = PyList_Check(images.ptr()) || PyTuple_Check(images.ptr());
@@ -148,18 +148,19 @@ void bind_geometry_ops(nb::module_& m) {
         } else if (!hflip.is_none()) {
           f = call->argument(hflip, "hflip");
         }
+        const MemoryFormat format = channels_last ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
         Tensor out;
         if (call->release_gil()) {
           nb::gil_scoped_release release;
-          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, call->stream());
+          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, format, call->stream());
         } else {
-          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, call->stream());
+          out = functional::resized_crop_batch(list, b, sz, mode, aa, f, tail, win, format, call->stream());
         }
         return call->wrap(out);
       }, nb::arg("images"), nb::arg("boxes"), nb::arg("size"), nb::arg("interpolation").none() = nb::none(),
       nb::arg("antialias").none() = true, nb::arg("hflip").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
       nb::arg("scale") = true, nb::arg("mean").none() = nb::none(), nb::arg("std").none() = nb::none(),
-      nb::arg("window").none() = nb::none(), nb::kw_only(),
+      nb::arg("window").none() = nb::none(), nb::kw_only(), nb::arg("channels_last") = false,
       nb::arg("stream").none() = nb::none(),
       "Image i of `images` cropped to boxes[i] (top, left, height, width), resized to `size`, flipped horizontally "
       "where hflip[i], then optionally to_dtype(dtype, scale) and normalize(mean, std): one [N, C, H, W] result; "

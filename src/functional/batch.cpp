@@ -140,9 +140,12 @@ BatchTail checked_tail(const char* op, const BatchTail& tail, DType input, std::
 
 Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes, const std::vector<std::int64_t>& size,
                           InterpolationMode interpolation, std::optional<bool> antialias, const std::optional<Tensor>& hflip,
-                          const BatchTail& tail, const std::optional<BatchWindow>& window,
+                          const BatchTail& tail, const std::optional<BatchWindow>& window, MemoryFormat format,
                           const std::optional<Stream>& stream) {
   check_images(images);
+  if (format != MemoryFormat::Contiguous && format != MemoryFormat::ChannelsLast) {
+    throw Error(ErrorKind::Value, kOp, "format", "Contiguous or ChannelsLast", "Preserve");
+  }
   const Tensor& first = images.front();
   const auto n = static_cast<std::int64_t>(images.size());
   // One box [4] or one flip [1] on the host serves every image (on CUDA, in the kernel's arguments).
@@ -170,7 +173,7 @@ Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes
   const BatchTail t = checked_tail(kOp, tail, first.dtype(), channels);
   const Stream on = detail::op_stream(kOp, first, stream);
   if (first.device().is_cpu()) {
-    Tensor out = empty({n, channels, size[0], size[1]}, out_dtype, first.device());
+    Tensor out = empty({n, channels, size[0], size[1]}, out_dtype, first.device(), format);
     run_cpu(images, boxes, flip, out, size, interpolation, antialias, window, t);
     return out;
   }
@@ -182,7 +185,7 @@ Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes
     return !x.defined() || x.device().is_cpu() ? (x.defined() ? contiguous(x) : x) : functional::convert_layout(x, MemoryFormat::Contiguous, on);
   };
   kernel(images, dense(boxes), dense(flip), out, interpolation, aa, win, t, on);
-  return out;
+  return format == MemoryFormat::ChannelsLast ? functional::convert_layout(out, MemoryFormat::ChannelsLast, on) : out;
 }
 
 Tensor resized_crop_boxes(const Tensor& random, const std::vector<std::array<std::int64_t, 2>>& sizes,

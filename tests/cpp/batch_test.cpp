@@ -119,6 +119,33 @@ void check_resized_crop_batch_layouts(Device device) {
   }
 }
 
+// format = ChannelsLast: the same values in a channels-last tensor (on CUDA, a strided copy of the
+// kernels' [N, C, H, W] result).
+void check_resized_crop_batch_channels_last(Device device) {
+  const Case c = make_case(DType::UInt8, 5);
+  std::vector<Tensor> images;
+  for (const Tensor& x : c.images) images.push_back(to_device(x, device));
+  const Tensor boxes = to_device(tensor_of(c.boxes, {4, 4}), device);
+  const BatchTail tail{DType::Float32, true, {0.485, 0.456, 0.406}, {0.229, 0.224, 0.225}};
+  const Tensor plain = functional::resized_crop_batch(images, boxes, {11, 13}, InterpolationMode::Bilinear, true, std::nullopt, tail);
+  const Tensor cl = functional::resized_crop_batch(images, boxes, {11, 13}, InterpolationMode::Bilinear, true, std::nullopt, tail,
+                                                   std::nullopt, MemoryFormat::ChannelsLast);
+  EXPECT_TRUE(plain.is_contiguous());
+  EXPECT_TRUE(cl.is_channels_last() && !cl.is_contiguous());
+  EXPECT_TRUE(bitwise_equal(to_cpu(plain), to_cpu(cl)));
+  expect_error(ErrorKind::Value, "format", [&] {
+    functional::resized_crop_batch(images, boxes, {11, 13}, InterpolationMode::Bilinear, true, std::nullopt, tail, std::nullopt,
+                                   MemoryFormat::Preserve);
+  });
+}
+
+TEST(Batch, ResizedCropBatchChannelsLastOutputOnCpu) { check_resized_crop_batch_channels_last(Device::cpu()); }
+
+TEST(Batch, ResizedCropBatchChannelsLastOutputOnCuda) {
+  SV_REQUIRE_GPU();
+  check_resized_crop_batch_channels_last(kGpu);
+}
+
 TEST(Batch, ResizedCropBatchLayoutsEqualTheChainOnCpu) { check_resized_crop_batch_layouts(Device::cpu()); }
 
 TEST(Batch, ResizedCropBatchByteQuadsEqualTheChainOnCuda) {

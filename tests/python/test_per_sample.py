@@ -627,6 +627,43 @@ def test_fused_compose_equals_unfused(device, per_sample, name):
         assert fused.dtype == unfused.dtype and torch.equal(fused, unfused)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", ["rrc-flip-todtype-normalize", "resize-crop", "rrc-jitter"])
+def test_fused_compose_keeps_channels_last(device, name):
+    """A channels-last batch gives a channels-last result, fused or not, per-sample or not (as the
+    per-image ops keep their input's layout), with the same values; a contiguous one stays so."""
+    steps = {
+        "rrc-flip-todtype-normalize": lambda ps: [T.RandomResizedCrop(24, per_sample=ps), T.RandomHorizontalFlip(per_sample=ps),
+                                                  T.ToDtype(torch.float32, scale=True), T.Normalize([0.5] * 3, [0.2] * 3)],
+        "resize-crop": lambda ps: [T.Resize(30), T.CenterCrop(24), T.ToDtype(torch.float32, scale=True)],
+        "rrc-jitter": lambda ps: [T.RandomResizedCrop(24, per_sample=ps), T.ColorJitter(0.3, 0.3, 0.3, per_sample=ps),
+                                  T.ToDtype(torch.float32, scale=True)],
+    }[name]
+    x = images(n=4, h=37, w=45, device=device)
+    for layout in (torch.contiguous_format, torch.channels_last):
+        xi = x.contiguous(memory_format=layout)
+        for per_sample in (False, True):
+            results = []
+            for fuse in (True, False):
+                torch.manual_seed(5)
+                results.append(T.Compose(steps(per_sample), fuse=fuse)(xi))
+            for out in results:
+                assert out.is_contiguous(memory_format=layout), (layout, per_sample)
+            assert torch.equal(results[0], results[1])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_resized_crop_batch_memory_format(device):
+    xs = image_list(n=3, device=device, seed=12)
+    boxes = torch.tensor([[0, 0, 5, 6]] * 3).to(device)
+    plain = F.resized_crop_batch(xs, boxes, [4, 5], dtype=torch.float32)
+    cl = F.resized_crop_batch(xs, boxes, [4, 5], dtype=torch.float32, memory_format=torch.channels_last)
+    assert plain.is_contiguous() and cl.is_contiguous(memory_format=torch.channels_last) and not cl.is_contiguous()
+    assert torch.equal(plain, cl)
+    with pytest.raises(ValueError, match="memory_format"):
+        F.resized_crop_batch(xs, boxes, [4, 5], memory_format=torch.preserve_format)
+
+
 def test_fusion_is_used():
     """The fused chain makes one batch call (not the per-image functionals): by default for a
     per-sample chain, with fuse=True for one shared draw; fuse=False never."""

@@ -92,11 +92,14 @@ struct ColorJitterBatch {
 
 namespace functional {
 
+// format: the output's layout, Contiguous ([N, C, H, W]) or ChannelsLast (C innermost, as the
+// per-image ops give for channels-last images). On CUDA the kernels write [N, C, H, W] and a
+// channels-last output is one strided copy of that.
 Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes, const std::vector<std::int64_t>& size,
                           InterpolationMode interpolation = InterpolationMode::Bilinear,
                           std::optional<bool> antialias = true, const std::optional<Tensor>& hflip = std::nullopt,
                           const BatchTail& tail = {}, const std::optional<BatchWindow>& window = std::nullopt,
-                          const std::optional<Stream>& stream = std::nullopt);
+                          MemoryFormat format = MemoryFormat::Contiguous, const std::optional<Stream>& stream = std::nullopt);
 
 // resized_crop_boxes: RandomResizedCrop's boxes for N images of the given (height, width) sizes
 // from uniform random numbers, torchvision's get_params per image (kernels/resized_crop_boxes.hpp

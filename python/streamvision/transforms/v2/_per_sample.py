@@ -337,13 +337,22 @@ def apply_resized_crop(batch, params, size, interpolation, antialias, hflip=None
     else:
         tensor = torch.Tensor  # tv_tensors (subclasses) go as plain tensors; plain ones as they are
         plain = [x if type(x) is tensor else x.as_subclass(tensor) for x in batch.samples]
+    # Channels-last images give a channels-last result, as the per-image ops do.
+    memory_format = torch.channels_last if _channels_innermost(x0) else None
     out = F.resized_crop_batch(plain, boxes_of(params), size, interpolation, antialias, hflip, dtype, scale, mean, std,
-                               window)
+                               window, memory_format=memory_format)
     tv = _sample.tv_tensors()
     like = batch.tensor if batch.tensor is not None else batch.samples[0]
     if tv is not None and isinstance(like, tv.TVTensor):
         out = tv.wrap(out, like=like)
     return out
+
+
+def _channels_innermost(x):
+    """Whether the image [C, H, W] keeps its channels innermost (a channels-last batch's image, or
+    an HWC-strided decode), as kernels::channels_innermost decides for the ops."""
+    c, h, w = x.shape[-3:]
+    return c > 1 and (h <= 1 or x.stride(-2) > x.stride(-3)) and (w <= 1 or x.stride(-1) > x.stride(-3))
 
 
 def apply_flip(batch, params, flip):

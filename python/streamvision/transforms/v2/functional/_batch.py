@@ -4,7 +4,7 @@ from streamvision import _C
 
 
 def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, hflip=None, dtype=None, scale=True,
-                       mean=None, std=None, window=None, *, stream=None):
+                       mean=None, std=None, window=None, *, memory_format=None, stream=None):
     """Crops, resizes and optionally flips, converts and normalizes each image of a batch with its own box.
 
     Image ``i`` of the result equals ``normalize(to_dtype(hflip?(resized_crop(images[i], *boxes[i], size,
@@ -28,6 +28,9 @@ def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, 
         window: ``(resize_h, resize_w, top, left)`` for a crop after the resize (Resize then CenterCrop):
             each box is resized to ``resize_h x resize_w`` and the output is its ``size`` window at
             ``(top, left)``, before the flip; None: the output is the whole resized box.
+        memory_format: keyword-only; ``torch.channels_last`` for a channels-last result (as the per-image ops
+            give for channels-last images; on CUDA one strided copy of the kernels' result), else (None,
+            ``torch.contiguous_format``) a contiguous one.
         stream: keyword-only; as every op's (the caller's current stream by default).
 
     Returns:
@@ -41,8 +44,16 @@ def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, 
     """
     if not hasattr(images, "unbind"):
         images = list(images)  # a batch tensor goes as it is: its images are views made in C++
+    channels_last = False
+    if memory_format is not None:
+        import torch
+
+        if memory_format not in (torch.channels_last, torch.contiguous_format):
+            raise ValueError(f"resized_crop_batch: memory_format: expected torch.contiguous_format or torch.channels_last, "
+                             f"got {memory_format}")
+        channels_last = memory_format == torch.channels_last
     return _C.resized_crop_batch(images, boxes, list(size), interpolation, antialias, hflip, dtype, scale, mean, std,
-                                 None if window is None else list(window), stream=stream)
+                                 None if window is None else list(window), channels_last=channels_last, stream=stream)
 
 
 def resized_crop_boxes(random, sizes, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), *, stream=None):
