@@ -56,6 +56,12 @@ struct Box {
   int top, left, h, w;
 };
 
+// The output's strides in elements ([N, C, out_h, out_w] contiguous or channels-last): the
+// kernels write either layout directly.
+struct OutStrides {
+  std::int64_t n, c, h, w;
+};
+
 // Where the images' boxes and flips come from: arrays on the device indexed by image, or one box
 // and one flip for every image held in the kernel arguments (a uniform batch: Resize then
 // CenterCrop, or one draw per call; nothing is made or copied on the device for them).
@@ -243,7 +249,8 @@ struct HorizontalArgs {
   PerImage per_image;
   std::int64_t first;
   const A* tmp;
-  O* out;             // [N, C, out_h, out_w] contiguous, this launch's first image
+  O* out;             // [N, C, out_h, out_w], this launch's first image
+  OutStrides out_strides;
   int channels, out_h, out_w, pitch;
   int resize_w, win_left;  // columns resized to resize_w; output column x is resized column x + win_left
   kernels::ResampleFilter filter;
@@ -298,7 +305,7 @@ __global__ void __launch_bounds__(kHorizontalThreads) horizontal_kernel(Horizont
 #pragma unroll
     for (int c = 0; c < kChannels; ++c) {
       if (c >= a.channels) break;
-      a.out[((static_cast<std::int64_t>(n) * a.channels + c) * a.out_h + oy) * a.out_w + ox] = a.tail(sum[c], c);
+      a.out[n * a.out_strides.n + c * a.out_strides.c + oy * a.out_strides.h + ox * a.out_strides.w] = a.tail(sum[c], c);
     }
   }
 }
@@ -333,7 +340,8 @@ struct TileArgs {
   ImageTable table;
   PerImage per_image;
   std::int64_t first;
-  O* out;             // [N, C, out_h, out_w] contiguous, this launch's first image
+  O* out;             // [N, C, out_h, out_w], this launch's first image
+  OutStrides out_strides;
   int channels, out_h, out_w;
   int resize_h, resize_w, win_top, win_left;
   kernels::ResampleFilter filter;
@@ -397,8 +405,8 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
 
   const int width = span;
   const int first_col = span_lo;
-  const std::int64_t plane = static_cast<std::int64_t>(a.out_h) * a.out_w;
-  O* const out = a.out + static_cast<std::int64_t>(n) * a.channels * plane + static_cast<std::int64_t>(oy0) * a.out_w + ox0;
+  const OutStrides os = a.out_strides;
+  O* const out = a.out + n * os.n + oy0 * os.h + ox0 * os.w;
   // uint8 rows of unit stride: the vertical sums go by quads of columns (byte_quad.cuh), aligned
   // to 4 in image columns; item i is quad i % quads of tile row i / quads, a thread's items
   // advanced by a fixed step without dividing.
@@ -456,7 +464,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
       const A* const v = vsum + r * width + (t.xmin - first_col);
       A sum = v[0] * wx[q];
       for (int j = 1; j < t.xsize; ++j) sum = kernels::fused_mul_add(v[j], wx[j * kTileCols + q], sum);
-      out[c * plane + static_cast<std::int64_t>(r) * a.out_w + q] = a.tail(sum, c);
+      out[c * os.c + r * os.h + q * os.w] = a.tail(sum, c);
     }
     __syncthreads();
   }
@@ -551,11 +559,13 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
   } else if (hflip.defined()) {
     per_image.hflip = static_cast<const bool*>(hflip.data());
   }
+  const OutStrides out_strides{output.stride(0), output.stride(1), output.stride(2), output.stride(3)};
   LaunchScope scope(stream, "resized_crop_batch");
 
   const TileLayout layout = tile_layout(max_h, max_w, win.resize_h, win.resize_w, filter);
   if (layout.bytes<A>() <= kTileSharedBytes && prefers_tiles(max_h, max_w, win.resize_h, win.resize_w, byte_quads)) {
     TileArgs<T, O, A> t{};
+    t.out_strides = out_strides;
     t.per_image = per_image;
     t.channels = channels;
     t.out_h = out_h;
@@ -571,7 +581,7 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
       const int count = static_cast<int>(std::min(per_launch, total - first));
       t.table = table_of(first, count);
       t.first = first;
-      t.out = static_cast<O*>(output.data()) + first * channels * out_h * static_cast<std::int64_t>(out_w);
+      t.out = static_cast<O*>(output.data()) + first * output.stride(0);
       tile_kernel<T, O, A><<<dim3(blocks_for(out_w, kTileCols), blocks_for(out_h, kTileRows), count), kTileThreads,
                              layout.bytes<A>(), scope.handle()>>>(t);
       scope.check_launch();
@@ -585,6 +595,7 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
                   output.device(), stream);
   A* const tmp = scratch.take<A>(per_launch * channels * out_h * static_cast<std::int64_t>(pitch));
   HorizontalArgs<T, O, A> h{};
+  h.out_strides = out_strides;
   h.tail = out_tail;
   for (std::int64_t first = 0; first < total; first += per_launch) {
     const int count = static_cast<int>(std::min(per_launch, total - first));
@@ -597,7 +608,7 @@ void launch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor
     h.per_image = per_image;
     h.first = first;
     h.tmp = tmp;
-    h.out = static_cast<O*>(output.data()) + first * channels * out_h * static_cast<std::int64_t>(out_w);
+    h.out = static_cast<O*>(output.data()) + first * output.stride(0);
     h.channels = channels;
     h.out_h = out_h;
     h.out_w = out_w;

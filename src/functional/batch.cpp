@@ -178,14 +178,14 @@ Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes
     return out;
   }
   const auto kernel = kernel_table<ops::ResizedCropBatch>().get(first.device(), first.dtype());
-  Tensor out = empty({n, channels, size[0], size[1]}, out_dtype, first.device(), MemoryFormat::Contiguous, on);
+  Tensor out = empty({n, channels, size[0], size[1]}, out_dtype, first.device(), format, on);
   const bool aa = antialias.value_or(false);
   const BatchWindow win = window.value_or(BatchWindow{size[0], size[1], 0, 0});
   auto dense = [&](const Tensor& x) {
     return !x.defined() || x.device().is_cpu() ? (x.defined() ? contiguous(x) : x) : functional::convert_layout(x, MemoryFormat::Contiguous, on);
   };
   kernel(images, dense(boxes), dense(flip), out, interpolation, aa, win, t, on);
-  return format == MemoryFormat::ChannelsLast ? functional::convert_layout(out, MemoryFormat::ChannelsLast, on) : out;
+  return out;
 }
 
 Tensor resized_crop_boxes(const Tensor& random, const std::vector<std::array<std::int64_t, 2>>& sizes,

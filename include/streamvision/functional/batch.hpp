@@ -54,7 +54,8 @@ namespace ops {
 // Kernel contract: images checked (same device/dtype/channels, 3-D, non-empty), boxes int64
 // contiguous [N, 4] on their device or [4] on the CPU, hflip (or an undefined Tensor) bool
 // contiguous [N] on their device or [1] on the CPU,
-// output contiguous [N, C, out_h, out_w] of the tail's dtype; mean/std hold one value per channel.
+// output [N, C, out_h, out_w] contiguous or channels-last, of the tail's dtype; mean/std hold one
+// value per channel.
 struct ResizedCropBatch {
   static constexpr const char* name = "resized_crop_batch";
   static constexpr int kMaxChannels = 4;
@@ -93,8 +94,7 @@ struct ColorJitterBatch {
 namespace functional {
 
 // format: the output's layout, Contiguous ([N, C, H, W]) or ChannelsLast (C innermost, as the
-// per-image ops give for channels-last images). On CUDA the kernels write [N, C, H, W] and a
-// channels-last output is one strided copy of that.
+// per-image ops give for channels-last images), written directly by the kernels.
 Tensor resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes, const std::vector<std::int64_t>& size,
                           InterpolationMode interpolation = InterpolationMode::Bilinear,
                           std::optional<bool> antialias = true, const std::optional<Tensor>& hflip = std::nullopt,

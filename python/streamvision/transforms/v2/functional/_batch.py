@@ -29,7 +29,7 @@ def resized_crop_batch(images, boxes, size, interpolation=None, antialias=True, 
             each box is resized to ``resize_h x resize_w`` and the output is its ``size`` window at
             ``(top, left)``, before the flip; None: the output is the whole resized box.
         memory_format: keyword-only; ``torch.channels_last`` for a channels-last result (as the per-image ops
-            give for channels-last images; on CUDA one strided copy of the kernels' result), else (None,
+            give for channels-last images; the kernels write it directly), else (None,
             ``torch.contiguous_format``) a contiguous one.
         stream: keyword-only; as every op's (the caller's current stream by default).
 
