@@ -120,19 +120,30 @@ void check_resized_crop_batch_layouts(Device device) {
 }
 
 // format = ChannelsLast: the same values in a channels-last tensor (on CUDA, a strided copy of the
-// kernels' [N, C, H, W] result).
+// kernels' [N, C, H, W] result), uint8 and float32, a strong and a mild downscale.
 void check_resized_crop_batch_channels_last(Device device) {
+  for (DType dtype : {DType::UInt8, DType::Float32}) {
+    const Case c = make_case(dtype, 5);
+    std::vector<Tensor> images;
+    for (const Tensor& x : c.images) images.push_back(to_device(x, device));
+    const Tensor boxes = to_device(tensor_of(c.boxes, {4, 4}), device);
+    const Tensor flips = to_device(flags_of(c.flips), device);
+    const BatchTail tail{DType::Float32, true, {0.485, 0.456, 0.406}, {0.229, 0.224, 0.225}};
+    for (const std::vector<std::int64_t>& size : {std::vector<std::int64_t>{11, 13}, std::vector<std::int64_t>{30, 40}}) {
+      SCOPED_TRACE(std::string(dtype_name(dtype)) + " -> " + std::to_string(size[0]) + "x" + std::to_string(size[1]));
+      const Tensor plain = functional::resized_crop_batch(images, boxes, size, InterpolationMode::Bilinear, true, flips, tail);
+      const Tensor cl = functional::resized_crop_batch(images, boxes, size, InterpolationMode::Bilinear, true, flips, tail,
+                                                       std::nullopt, MemoryFormat::ChannelsLast);
+      EXPECT_TRUE(plain.is_contiguous());
+      EXPECT_TRUE(cl.is_channels_last() && !cl.is_contiguous());
+      EXPECT_TRUE(bitwise_equal(to_cpu(plain), to_cpu(cl)));
+    }
+  }
   const Case c = make_case(DType::UInt8, 5);
   std::vector<Tensor> images;
   for (const Tensor& x : c.images) images.push_back(to_device(x, device));
   const Tensor boxes = to_device(tensor_of(c.boxes, {4, 4}), device);
   const BatchTail tail{DType::Float32, true, {0.485, 0.456, 0.406}, {0.229, 0.224, 0.225}};
-  const Tensor plain = functional::resized_crop_batch(images, boxes, {11, 13}, InterpolationMode::Bilinear, true, std::nullopt, tail);
-  const Tensor cl = functional::resized_crop_batch(images, boxes, {11, 13}, InterpolationMode::Bilinear, true, std::nullopt, tail,
-                                                   std::nullopt, MemoryFormat::ChannelsLast);
-  EXPECT_TRUE(plain.is_contiguous());
-  EXPECT_TRUE(cl.is_channels_last() && !cl.is_contiguous());
-  EXPECT_TRUE(bitwise_equal(to_cpu(plain), to_cpu(cl)));
   expect_error(ErrorKind::Value, "format", [&] {
     functional::resized_crop_batch(images, boxes, {11, 13}, InterpolationMode::Bilinear, true, std::nullopt, tail, std::nullopt,
                                    MemoryFormat::Preserve);
