@@ -1,5 +1,8 @@
-// CUDA kernel of adjust_sharpness: one thread per output pixel, the 3x3 neighbourhood read
-// through L1 (every input pixel is read by nine neighbours of the same or adjacent rows).
+// CUDA kernels of adjust_sharpness: four columns a thread over strips of rows for dense aligned
+// planes, and one thread per output pixel for any other layout.
+#include <cstring>
+#include <type_traits>
+
 #include "cuda/pixels.cuh"
 #include "kernels/color_sharpness.hpp"
 #include "core/dtype_dispatch.hpp"
@@ -9,6 +12,149 @@ namespace streamvision::cuda {
 
 namespace {
 
+// adjust_sharpness over rows of dense, aligned quads: the common case (NCHW planes whose rows start
+// on a 4-element boundary; uint8, uint16, float16, bfloat16, float32). A thread owns four columns
+// and walks a strip of rows, keeping three rows converted in registers: each element is loaded
+// once per strip (one vector load per row and thread; the two columns beside a quad come from the
+// neighbouring lanes by shuffle) and converted once, where the per-pixel kernel below loads and
+// converts nine elements for every output (2.12 ms against CV-CUDA's 0.66 on 64x3x1080x1920
+// uint8, bench/RESULTS.md, tenth session). Both kernels call kernels::sharpen, so they agree bit
+// for bit.
+constexpr int kQuadThreads = 128;  // a block: 512 columns of a strip
+constexpr int kStripRows = 32;     // halo rows re-read per strip: 2 of 34
+
+template <class T>
+struct alignas(4 * sizeof(T)) Quad {
+  T v[4];
+};
+
+// The integer vector that loads and stores a quad in one instruction (a struct of four bytes is
+// otherwise read byte by byte).
+template <std::size_t Bytes> struct QuadWord;
+template <> struct QuadWord<4> { using type = std::uint32_t; };
+template <> struct QuadWord<8> { using type = uint2; };
+template <> struct QuadWord<16> { using type = uint4; };
+
+template <class T>
+__device__ SV_FORCE_INLINE Quad<T> load_quad(const T* p) {
+  const auto word = *reinterpret_cast<const typename QuadWord<sizeof(Quad<T>)>::type*>(p);
+  Quad<T> q;
+  memcpy(&q, &word, sizeof q);
+  return q;
+}
+
+template <class T>
+__device__ SV_FORCE_INLINE void store_quad(T* p, const Quad<T>& q) {
+  typename QuadWord<sizeof(Quad<T>)>::type word;
+  memcpy(&word, &q, sizeof q);
+  *reinterpret_cast<decltype(word)*>(p) = word;
+}
+
+// The quad's four elements in the opmath type. uint8 bytes become floats by placing each byte in
+// the mantissa of 2^23 and subtracting 2^23 (a byte permute and an add, exact), which issues
+// faster than the integer-to-float conversion.
+template <class T>
+__device__ SV_FORCE_INLINE void quad_values(const Quad<T>& q, kernels::opmath_t<T> (&f)[4]) {
+  if constexpr (std::is_same_v<T, unsigned char>) {
+    std::uint32_t word;
+    memcpy(&word, &q, 4);
+#pragma unroll
+    for (unsigned i = 0; i < 4; ++i) f[i] = __uint_as_float(__byte_perm(word, 0x4B00u, 0x5440u | i)) - 8388608.0f;
+  } else {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) f[i] = kernels::to_opmath(q.v[i]);
+  }
+}
+
+struct QuadGrid {
+  kernels::FastDivmod column_blocks, strips, channels;
+  std::uint32_t h, w;
+};
+
+template <class T>
+__global__ void __launch_bounds__(kQuadThreads)
+    sharpness_quad_kernel(DeviceImage<const T> in, DeviceImage<T> out, QuadGrid g, kernels::SharpnessParams<T> params) {
+  using F = kernels::opmath_t<T>;
+  std::uint32_t plane_strip, column_block, plane, strip, n, c;
+  g.column_blocks.divmod(blockIdx.x, plane_strip, column_block);
+  g.strips.divmod(plane_strip, plane, strip);
+  g.channels.divmod(plane, n, c);
+  const unsigned lane = threadIdx.x & 31u;
+  const std::uint32_t x0 = (column_block * kQuadThreads + threadIdx.x) * 4;
+  // Threads past the row's end load and store nothing but stay for the shuffles.
+  const bool active = x0 < g.w;
+  const T* src = in.data + n * in.stride_n + c * in.stride_c + x0;
+  T* dst = out.data + n * out.stride_n + c * out.stride_c + x0;
+
+  // Row y as six values: the columns x0 - 1 .. x0 + 4. The outer two come from the neighbouring
+  // lanes; a warp's first and last lanes load theirs. A column outside the image is never used
+  // (its neighbour is a border pixel), so it is left at 0.
+  auto load_row = [&](std::uint32_t y, F (&row)[6]) {
+    F q[4] = {F(0), F(0), F(0), F(0)};
+    const T* r = src + static_cast<std::int64_t>(y) * in.stride_h;
+    if (active) quad_values(load_quad(r), q);
+    F left = __shfl_up_sync(0xffffffffu, q[3], 1);
+    F right = __shfl_down_sync(0xffffffffu, q[0], 1);
+    if (lane == 0) left = active && x0 > 0 ? kernels::to_opmath(r[-1]) : F(0);
+    if (lane == 31) right = active && x0 + 4 < g.w ? kernels::to_opmath(r[4]) : F(0);
+    row[0] = left;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) row[i + 1] = q[i];
+    row[5] = right;
+  };
+
+  const std::uint32_t y_begin = strip * kStripRows;
+  const std::uint32_t y_end = min(y_begin + kStripRows, g.h);
+  F above[6] = {}, here[6], below[6] = {};
+  if (y_begin > 0) load_row(y_begin - 1, above);
+  load_row(y_begin, here);
+  // Unrolled by 3 so that the rows' rotation at the loop's end is register renaming, not moves.
+#pragma unroll 3
+  for (std::uint32_t y = y_begin; y < y_end; ++y) {
+    if (y + 1 < g.h) load_row(y + 1, below);  // uniform across the block
+    if (active) {
+      Quad<T> result;
+      auto sharpen_at = [&](int i) {
+        const F v[9] = {above[i], above[i + 1], above[i + 2], here[i], here[i + 1], here[i + 2],
+                        below[i], below[i + 1], below[i + 2]};
+        return kernels::sharpen<T>(v, params);
+      };
+      if (y > 0 && y + 1 < g.h && x0 > 0 && x0 + 4 < g.w) {  // all four inside: no border tests
+#pragma unroll
+        for (int i = 0; i < 4; ++i) result.v[i] = sharpen_at(i);
+      } else {
+        const bool border_row = y == 0 || y + 1 == g.h;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const std::uint32_t x = x0 + i;
+          result.v[i] = border_row || x == 0 || x + 1 == g.w ? kernels::sharpen_border_value<T>(here[i + 1])
+                                                             : sharpen_at(i);
+        }
+      }
+      store_quad(dst + static_cast<std::int64_t>(y) * out.stride_h, result);
+    }
+#pragma unroll
+    for (int i = 0; i < 6; ++i) {
+      above[i] = here[i];
+      here[i] = below[i];
+    }
+  }
+}
+
+// Whether the quad kernel can take the image: unit column stride, whole quads per row, every row of
+// input and output starting on a quad boundary, and a grid that fits one launch.
+template <class T>
+bool quads_fit(const kernels::ImageBatch& in, const kernels::ImageBatch& out, std::int64_t blocks) {
+  auto aligned = [](const kernels::ImageBatch& b) {
+    const auto step_ok = [](std::int64_t size, std::int64_t stride) { return size <= 1 || stride % 4 == 0; };
+    return b.stride_w == 1 && step_ok(b.n, b.stride_n) && step_ok(b.c, b.stride_c) && step_ok(b.h, b.stride_h) &&
+           reinterpret_cast<std::uintptr_t>(b.data) % (4 * sizeof(T)) == 0;
+  };
+  return in.w % 4 == 0 && in.w > 0 && in.h > 0 && aligned(in) && aligned(out) && blocks < (std::int64_t{1} << 31);
+}
+
+// Any layout: one thread per output pixel, the 3x3 neighbourhood read through L1 (every input
+// pixel is read by nine neighbours of the same or adjacent rows).
 struct RowGrid {
   kernels::FastDivmod blocks_per_row, height, channels;
   std::uint32_t h, w;
@@ -53,6 +199,21 @@ void adjust_sharpness(const Tensor& input, const Tensor& output, double factor, 
   detail::ColorDTypes::dispatch(input.dtype(), "adjust_sharpness", [&](auto tag) {
     using T = typename decltype(tag)::type;
     LaunchScope scope(stream, "adjust_sharpness");
+    const std::int64_t column_blocks = (in.w / 4 + kQuadThreads - 1) / kQuadThreads;
+    const std::int64_t strips = (in.h + kStripRows - 1) / kStripRows;
+    const std::int64_t quad_blocks = in.n * in.c * strips * column_blocks;
+    if constexpr (sizeof(T) <= 4) {
+      if (quads_fit<T>(in, out, quad_blocks)) {
+        const QuadGrid q{kernels::FastDivmod(static_cast<std::uint32_t>(column_blocks)),
+                         kernels::FastDivmod(static_cast<std::uint32_t>(strips)),
+                         kernels::FastDivmod(static_cast<std::uint32_t>(in.c)), static_cast<std::uint32_t>(in.h),
+                         static_cast<std::uint32_t>(in.w)};
+        sharpness_quad_kernel<T><<<static_cast<unsigned>(quad_blocks), kQuadThreads, 0, scope.handle()>>>(
+            device_image<const T>(in), device_image<T>(out), q, kernels::SharpnessParams<T>::make(factor));
+        scope.check_launch();
+        return;
+      }
+    }
     for (std::int64_t first = 0; first < rows; first += rows_per_launch) {
       const unsigned blocks = static_cast<unsigned>(std::min(rows_per_launch, rows - first) * blocks_per_row);
       sharpness_kernel<T><<<blocks, 256, 0, scope.handle()>>>(device_image<const T>(in), device_image<T>(out), g, first,

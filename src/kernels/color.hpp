@@ -63,7 +63,13 @@ SV_HOST_DEVICE SV_FORCE_INLINE T to_image(opmath_t<T> v) {
 template <class T>
 SV_HOST_DEVICE SV_FORCE_INLINE T in_range_to_image(opmath_t<T> v) {
   if constexpr (is_int_like<T> && sizeof(T) <= 2) {
+#if defined(__CUDA_ARCH__)
+    // One F2I: it gives 0 for NaN (the int32 route's INT32_MIN also ends as 0 in T) and is exact
+    // inside the range, so the range test of float_to_int32 and its branch are not needed.
+    return static_cast<T>(__float2int_rz(v));
+#else
     return static_cast<T>(float_to_int32(v));
+#endif
   } else {
     return to_image<T>(v);
   }

@@ -35,18 +35,30 @@ SV_HOST_DEVICE SV_FORCE_INLINE T sharpen(const opmath_t<T> (&v)[9], const Sharpn
   if constexpr (is_float_like<T>) {
     blurred = mat<T>(acc);
   } else {
+#if defined(__CUDA_ARCH__)
+    // Round half to even by adding and subtracting 1.5 * 2^23 (exact for |acc| < 2^22; here
+    // 0 <= acc <= 1.0000001 * 65535): two FMA-pipe adds where FRND is a quarter-rate conversion.
+    blurred = __fsub_rn(__fadd_rn(acc, 12582912.0f), 12582912.0f);
+#else
     blurred = pmath::rint_(acc);
+#endif
   }
   const F x = v[4];
   const F y = mat<T>(pmath::fma_(mat<T>(blurred - x), p.alpha, x));
-  return to_image<T>(clamp_value(y, F(0), bound_of<T>()));
+  return in_range_to_image<T>(clamp_value(y, F(0), bound_of<T>()));
 }
 
-// Border pixels keep their value, but the final clamp applies to them too.
+// Border pixels keep their value, but the final clamp applies to them too (x: the pixel in the
+// kernel's opmath type).
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE T sharpen_border_value(opmath_t<T> x) {
+  using F = opmath_t<T>;
+  return in_range_to_image<T>(clamp_value(x, F(0), bound_of<T>()));
+}
+
 template <class T>
 SV_HOST_DEVICE SV_FORCE_INLINE T sharpen_border(T x) {
-  using F = opmath_t<T>;
-  return to_image<T>(clamp_value(to_opmath(x), F(0), bound_of<T>()));
+  return sharpen_border_value<T>(to_opmath(x));
 }
 
 }  // namespace streamvision::kernels

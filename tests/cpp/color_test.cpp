@@ -649,6 +649,42 @@ TEST(Color, SharpnessCudaEqualsCpu) {
   }
 }
 
+// The CUDA quad kernel (four columns a thread, strips of 32 rows, neighbours by warp shuffle) takes
+// planes whose rows start on a 4-element boundary; the rest go to the per-pixel kernel. Both must
+// equal the CPU bit for bit: heights around the strip size, one to three rows, widths of one quad,
+// of a warp's 128 columns and past a block's 512, rows read from a wider buffer at an aligned
+// column offset (quads, row pitch not the width) and at an odd one (per-pixel), factors that clamp.
+TEST(Color, SharpnessQuadsCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  const std::vector<Dims> shapes{{1, 1, 1, 4},   {1, 1, 2, 8},    {1, 3, 3, 4},    {2, 3, 33, 132},
+                                 {1, 1, 65, 2052}, {1, 3, 64, 512}, {3, 1, 31, 136}, {1, 1, 97, 128}};
+  std::uint64_t seed = 500;
+  for (const Dims& shape : shapes) {
+    for (DType dtype : kImageDTypes) {
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (std::int64_t offset : {0, 4, 1}) {
+        // The image as columns [offset, offset + w) of a buffer 8 columns wider (offset 0 with
+        // the same width: a contiguous tensor).
+        Dims big = shape;
+        if (offset > 0) big[3] += 8;
+        const Tensor buffer_cpu = random_cpu(big, dtype, seed++);
+        Tensor view_cpu = buffer_cpu.slice(3, offset, offset + shape[3]);
+        for_each_index(src.shape(), [&](const std::int64_t* idx) { store_bits(view_cpu, idx, load_bits(src, idx)); });
+        const Tensor buffer_gpu = to_device(buffer_cpu, kGpu);
+        const Tensor view_gpu = buffer_gpu.slice(3, offset, offset + shape[3]);
+        for (double factor : {0.0, 0.5, 2.0, 9.0}) {
+          SCOPED_TRACE(describe(shape, dtype, Layout::Contiguous) + " column offset " + std::to_string(offset) +
+                       " factor " + std::to_string(factor));
+          const Tensor expected = functional::adjust_sharpness(view_cpu, factor);
+          const Tensor actual = functional::adjust_sharpness(view_gpu, factor);
+          EXPECT_TRUE(bitwise_equal(expected, actual));
+        }
+        EXPECT_TRUE(bitwise_equal(buffer_cpu, buffer_gpu)) << "the input buffer must not change";
+      }
+    }
+  }
+}
+
 #if SV_WITH_CUDA
 // Reductions, lookup tables, blur weights, noise: all captured into one graph, replayed with
 // new inputs, equal to the eager results.
