@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "cuda/launch.hpp"
+#include "cuda/pixels.cuh"
 #include "kernels/image_batch.hpp"
 #include "kernels/reduce.hpp"
 #include "streamvision/core/macros.hpp"
@@ -151,6 +152,19 @@ __global__ void __launch_bounds__(kBytePlaneThreads)
           }
         });
   }
+}
+
+// out = the tables applied to every plane of every image (luts: lut_stride bytes per image, 256
+// per channel), chunks of kBytePlaneChunk bytes a block, in image slices that fit one grid.
+template <int C>
+void apply_byte_plane_luts(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const std::uint8_t* luts,
+                           std::int64_t lut_stride, LaunchScope& scope) {
+  const std::int64_t chunks = byte_plane_chunks(in);
+  for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
+    byte_plane_lut_kernel<C><<<static_cast<unsigned>(images * chunks), kBytePlaneThreads, 0, scope.handle()>>>(
+        in, out, first, chunks, luts, lut_stride);
+    scope.check_launch();
+  });
 }
 
 }  // namespace streamvision::cuda

@@ -48,16 +48,11 @@ void contrast(const kernels::ImageBatch& in, const kernels::ImageBatch& out, dou
       Scratch scratch(contrast_means_scratch_bytes<T>(in) + Scratch::aligned_bytes<std::uint8_t>(in.n * C * 256), device, stream);
       const kernels::opmath_t<T>* means = contrast_means<T, C>(in, scratch, stream, "adjust_contrast");
       std::uint8_t* luts = scratch.take<std::uint8_t>(in.n * C * 256);
-      const std::int64_t chunks = byte_plane_chunks(in);
       LaunchScope scope(stream, "adjust_contrast");
       contrast_lut_kernel<C><<<static_cast<unsigned>(in.n), 256, 0, scope.handle()>>>(kernels::BlendFactors<T>::make(factor),
                                                                                        means, luts);
       scope.check_launch();
-      for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
-        byte_plane_lut_kernel<C><<<static_cast<unsigned>(images * chunks), kBytePlaneThreads, 0, scope.handle()>>>(
-            in, out, first, chunks, luts, C * 256);
-        scope.check_launch();
-      });
+      apply_byte_plane_luts<C>(in, out, luts, C * 256, scope);
       return;
     }
   }
@@ -180,11 +175,7 @@ void autocontrast_byte_planes(const kernels::ImageBatch& in, const kernels::Imag
   });
   autocontrast_lut_kernel<<<static_cast<unsigned>(planes), 256, 0, scope.handle()>>>(partials, chunks, C, luts);
   scope.check_launch();
-  for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
-    byte_plane_lut_kernel<C><<<static_cast<unsigned>(images * chunks), kBytePlaneThreads, 0, scope.handle()>>>(
-        in, out, first, chunks, luts, C * 256);
-    scope.check_launch();
-  });
+  apply_byte_plane_luts<C>(in, out, luts, C * 256, scope);
 }
 
 template <class T, int C>
@@ -342,14 +333,8 @@ void equalize_image(const kernels::ImageBatch& in, const kernels::ImageBatch& ou
   // uint8 images of dense planes look their tables up 16 bytes a thread (byte_planes.cuh).
   const bool byte_planes = std::is_same_v<T, std::uint8_t> && dense_byte_planes(in) && dense_byte_planes(out) && in.h * in.w > 0;
   auto apply_bytes = [&](auto channels) {
-    constexpr int C = decltype(channels)::value;
-    const std::int64_t byte_chunks = byte_plane_chunks(in);
     LaunchScope scope(stream, "equalize");
-    for_each_image_slice(in.n, byte_chunks, [&](std::int64_t first, std::int64_t images) {
-      byte_plane_lut_kernel<C><<<static_cast<unsigned>(images * byte_chunks), kBytePlaneThreads, 0, scope.handle()>>>(
-          in, out, first, byte_chunks, luts, lut_stride);
-      scope.check_launch();
-    });
+    apply_byte_plane_luts<decltype(channels)::value>(in, out, luts, lut_stride, scope);
   };
   if (in.c == 3) {
     build_luts<T, 3>(in, partials, chunks, groups_per_thread, luts, lut_stride, stream);

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "cuda/byte_quad.cuh"
 #include "cuda/pixels.cuh"
 #include "kernels/color_sharpness.hpp"
 #include "core/dtype_dispatch.hpp"
@@ -36,7 +37,7 @@ template <> struct QuadWord<8> { using type = uint2; };
 template <> struct QuadWord<16> { using type = uint4; };
 
 template <class T>
-__device__ SV_FORCE_INLINE Quad<T> load_quad(const T* p) {
+__device__ SV_FORCE_INLINE Quad<T> load_aligned_quad(const T* p) {
   const auto word = *reinterpret_cast<const typename QuadWord<sizeof(Quad<T>)>::type*>(p);
   Quad<T> q;
   memcpy(&q, &word, sizeof q);
@@ -44,22 +45,21 @@ __device__ SV_FORCE_INLINE Quad<T> load_quad(const T* p) {
 }
 
 template <class T>
-__device__ SV_FORCE_INLINE void store_quad(T* p, const Quad<T>& q) {
+__device__ SV_FORCE_INLINE void store_aligned_quad(T* p, const Quad<T>& q) {
   typename QuadWord<sizeof(Quad<T>)>::type word;
   memcpy(&word, &q, sizeof q);
   *reinterpret_cast<decltype(word)*>(p) = word;
 }
 
-// The quad's four elements in the opmath type. uint8 bytes become floats by placing each byte in
-// the mantissa of 2^23 and subtracting 2^23 (a byte permute and an add, exact), which issues
-// faster than the integer-to-float conversion.
+// The quad's four elements in the opmath type; uint8 through byte_quad.cuh's quad_byte (a byte
+// permute and an add each, where the integer-to-float conversion issues at a quarter of the rate).
 template <class T>
 __device__ SV_FORCE_INLINE void quad_values(const Quad<T>& q, kernels::opmath_t<T> (&f)[4]) {
   if constexpr (std::is_same_v<T, unsigned char>) {
     std::uint32_t word;
     memcpy(&word, &q, 4);
 #pragma unroll
-    for (unsigned i = 0; i < 4; ++i) f[i] = __uint_as_float(__byte_perm(word, 0x4B00u, 0x5440u | i)) - 8388608.0f;
+    for (int i = 0; i < 4; ++i) f[i] = quad_byte<float>(word, i);
   } else {
 #pragma unroll
     for (int i = 0; i < 4; ++i) f[i] = kernels::to_opmath(q.v[i]);
@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(kQuadThreads)
   auto load_row = [&](std::uint32_t y, F (&row)[6]) {
     F q[4] = {F(0), F(0), F(0), F(0)};
     const T* r = src + static_cast<std::int64_t>(y) * in.stride_h;
-    if (active) quad_values(load_quad(r), q);
+    if (active) quad_values(load_aligned_quad(r), q);
     F left = __shfl_up_sync(0xffffffffu, q[3], 1);
     F right = __shfl_down_sync(0xffffffffu, q[0], 1);
     if (lane == 0) left = active && x0 > 0 ? kernels::to_opmath(r[-1]) : F(0);
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(kQuadThreads)
                                                              : sharpen_at(i);
         }
       }
-      store_quad(dst + static_cast<std::int64_t>(y) * out.stride_h, result);
+      store_aligned_quad(dst + static_cast<std::int64_t>(y) * out.stride_h, result);
     }
 #pragma unroll
     for (int i = 0; i < 6; ++i) {
