@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/byte_word.hpp"
 #include "streamvision/core/macros.hpp"
 
 namespace streamvision::cuda {
@@ -79,12 +80,12 @@ __device__ SV_FORCE_INLINE void with_quad_rows(const unsigned char* p, std::int6
 // Whether load_quad may read the quad at column col (a multiple of 4) of a row of `width` bytes.
 __device__ SV_FORCE_INLINE bool quad_inside(int col, int width) { return col >= 4 && col + 7 <= width; }
 
-// Byte k of a quad as A, exactly. For float: the byte placed in the mantissa of 2^23 by one byte
-// permute, minus 2^23 (what the compiler makes of a byte load's conversion, without the shifts).
+// Byte k of a quad as A, exactly. For float: kernels/byte_word.hpp's word_byte, one byte permute
+// and one add (what the compiler makes of a byte load's conversion, without the shifts).
 template <class A>
 __device__ SV_FORCE_INLINE A quad_byte(std::uint32_t v, int k) {
   if constexpr (std::is_same_v<A, float>) {
-    return __int_as_float(static_cast<int>(__byte_perm(v, 0x4b000000u, 0x7440u + static_cast<unsigned>(k)))) - 8388608.0f;
+    return kernels::word_byte(v, k);
   } else {
     return static_cast<A>((v >> (8 * k)) & 0xffu);
   }

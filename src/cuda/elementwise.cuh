@@ -8,7 +8,9 @@
 // of a warp covers one contiguous span (fully coalesced, 16 bytes a thread on the wide side).
 // All chunks are loaded before any is stored, so a thread has kChunks loads in flight.
 // Loads are vectors when a chunk lies in one row with input stride +1 (or -1: a flip, reversed
-// in registers) and is aligned; otherwise they gather. Stores are vectors whenever the output
+// in registers) and is aligned to the chunk's input size; otherwise they gather. Copies, flips
+// and the uint8 ops with a word form (kRawVectors) keep their vectors as words and never unpack
+// them; their rare gathered chunks finish at once, so that they hold no registers. Stores are vectors whenever the output
 // is written in walk order. Index math is 32-bit with multiply-shift division, specialised for
 // plans of rank 1, 2 and 3 (contiguous images, flips, sliced views); work above 2^30 elements is
 // launched in pieces. Plan and op are __grid_constant__: read from parameter memory, never
@@ -18,6 +20,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -46,15 +50,32 @@ struct DevicePlan {
   bool out_vector;  // output offset == flat index and the output base is 16-byte aligned
 };
 
+// N values loaded or stored by one instruction: aligned to their size (at most 16 bytes), so that a
+// narrow input's pack (4 uint8 values of a uint8 -> float32 chunk) needs only its own alignment.
 template <class T, int N>
-struct alignas(16) Pack {
+struct alignas(N * sizeof(T) < 16 ? N * sizeof(T) : 16) Pack {
   T v[N];
 };
 
+template <std::size_t Alignment, class T>
+__device__ SV_FORCE_INLINE bool aligned_to(const T* p) {
+  return (reinterpret_cast<std::uintptr_t>(p) & (Alignment - 1)) == 0;
+}
+
 template <class T>
 __device__ SV_FORCE_INLINE bool aligned16(const T* p) {
-  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
+  return aligned_to<16>(p);
 }
+
+// Ops that work on raw 16-byte vectors, without per-element unpacking: copies (flips reverse the
+// vector's elements) and uint8 ops with a word form, op.quad(w) = op applied to each byte of w
+// (kernels/color.hpp: invert, posterize, solarize).
+template <class Op, class In, class Out>
+inline constexpr bool kHasQuad =
+    sizeof(In) == 1 && std::is_same_v<In, Out> &&
+    requires(const Op& op, std::uint32_t w) { { op.quad(w) } -> std::same_as<std::uint32_t>; };
+template <class Op, class In, class Out>
+inline constexpr bool kRawVectors = (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>) || kHasQuad<Op, In, Out>;
 
 // Index of flat element f along every dim of the plan (dims >= RANK are absent).
 template <int RANK>
@@ -113,16 +134,81 @@ __device__ SV_FORCE_INLINE uint4 reverse_elements(uint4 v) {
   }
 }
 
+// The op over one chunk's values x (loaded by the kernel below) and the store of the results:
+// one vector where the output allows, else element by element through the plan.
+template <int VEC, int RANK, class In, class Out, class Op>
+__device__ SV_FORCE_INLINE void compute_and_store(Out* out, const DevicePlan& p, const Op& op, std::uint32_t first,
+                                                  std::uint32_t count, std::int64_t out_off, bool one_row,
+                                                  const In (&x)[VEC]) {
+  Out y[VEC];
+  if constexpr (Op::kUsesChannel) {
+    std::uint32_t q, r;
+    p.channel_inner_div.divmod(first, q, r);
+    std::uint64_t within = p.channel_base_r + r;
+    if (within >= p.channel_inner) {
+      within -= p.channel_inner;
+      ++q;
+    }
+    std::uint32_t channel = (q + p.channel_base_q) % p.channels;
+    // Elements left before the channel changes, in 32 bits: a piece holds at most 2^30
+    // elements, so a distance above 2^31 never runs out inside it.
+    const std::uint32_t period = static_cast<std::uint32_t>(min(p.channel_inner, std::uint64_t{1} << 31));
+    std::uint32_t remaining = static_cast<std::uint32_t>(min(p.channel_inner - within, std::uint64_t{1} << 31));
+    if (remaining >= VEC) {
+      // The whole chunk in one channel (every chunk of an image whose planes hold a multiple of
+      // VEC values): the op's per-channel parameters are read once, with no per-element test.
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) y[j] = op(x[j], channel);
+    } else {
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        y[j] = op(x[j], channel);
+        if (--remaining == 0) {
+          remaining = period;
+          if (++channel == p.channels) channel = 0;
+        }
+      }
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) y[j] = op(x[j], 0u);
+  }
+
+  Out* dst = out + out_off;
+  if (count == VEC && p.out_vector) {
+    dst = out + first;
+  } else if (!(one_row && p.out_stride[0] == 1 && aligned16(dst))) {
+    std::uint32_t idx[RANK];
+    decompose<RANK>(p, first, idx);
+    std::int64_t off = out_off;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      if (j < count) {
+        out[off] = y[j];
+        if (j + 1 < count) advance<RANK>(p, idx, off, p.out_stride);
+      }
+    }
+    return;
+  }
+  Pack<Out, VEC> pack;
+#pragma unroll
+  for (int j = 0; j < VEC; ++j) pack.v[j] = y[j];
+  *reinterpret_cast<Pack<Out, VEC>*>(dst) = pack;
+}
+
 template <int VEC, int RANK, int CHUNKS, class In, class Out, class Op>
 __global__ void __launch_bounds__(256)
     elementwise_kernel(const In* in, Out* out, const __grid_constant__ DevicePlan p, const __grid_constant__ Op op) {
-  constexpr bool kPassThrough = std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>;
+  constexpr bool kRaw = kRawVectors<Op, In, Out>;
+  using InPack = Pack<In, VEC>;
   std::uint32_t first[CHUNKS], count[CHUNKS];
-  std::int64_t in_off[CHUNKS], out_off[CHUNKS];
+  std::int64_t out_off[CHUNKS];
   bool one_row[CHUNKS];
+  uint4 words[CHUNKS];  // kRaw: the chunks that go out as one vector each
   In x[CHUNKS][VEC];
 
-  // Phase 1: locate and load every chunk (independent loads in flight together).
+  // Phase 1: locate and load every chunk; every load is issued before any store, so a thread
+  // has CHUNKS loads in flight.
 #pragma unroll
   for (int u = 0; u < CHUNKS; ++u) {
     first[u] = ((blockIdx.x * CHUNKS + u) * 256u + threadIdx.x) * VEC;
@@ -130,35 +216,32 @@ __global__ void __launch_bounds__(256)
     if (count[u] == 0) continue;
     std::uint32_t idx[RANK];
     decompose<RANK>(p, first[u], idx);
-    in_off[u] = offset_of<RANK>(idx, p.in_stride);
+    const std::int64_t in_off = offset_of<RANK>(idx, p.in_stride);
     out_off[u] = offset_of<RANK>(idx, p.out_stride);
     one_row[u] = count[u] == VEC && idx[0] + VEC <= p.size_div[0].divisor;
-    const In* src = in + in_off[u];
-    if constexpr (kPassThrough) {
-      // Pure copies: move the 16-byte pack as is (reversing its elements for flips) and store
-      // it directly; no per-element work at all.
+    const In* src = in + in_off;
+    if constexpr (kRaw) {
+      // The 16-byte vector as it is (reversed for a flip), no per-element work.
       if (one_row[u] && p.out_vector && (p.in_stride[0] == 1 || p.in_stride[0] == -1)) {
         const bool forward = p.in_stride[0] == 1;
         const In* start = forward ? src : src - (VEC - 1);
         if (aligned16(start)) {
-          uint4 v = *reinterpret_cast<const uint4*>(start);
-          if (!forward) v = reverse_elements<sizeof(In)>(v);
-          *reinterpret_cast<uint4*>(out + first[u]) = v;
-          count[u] = 0;  // done
+          words[u] = *reinterpret_cast<const uint4*>(start);
+          if (!forward) words[u] = reverse_elements<sizeof(In)>(words[u]);
           continue;
         }
       }
     }
-    if (one_row[u] && p.in_stride[0] == 1 && aligned16(src)) {
-      const Pack<In, VEC> pack = *reinterpret_cast<const Pack<In, VEC>*>(src);
+    if (one_row[u] && p.in_stride[0] == 1 && aligned_to<alignof(InPack)>(src)) {
+      const InPack pack = *reinterpret_cast<const InPack*>(src);
 #pragma unroll
       for (int j = 0; j < VEC; ++j) x[u][j] = pack.v[j];
-    } else if (one_row[u] && p.in_stride[0] == -1 && aligned16(src - (VEC - 1))) {
-      const Pack<In, VEC> pack = *reinterpret_cast<const Pack<In, VEC>*>(src - (VEC - 1));
+    } else if (one_row[u] && p.in_stride[0] == -1 && aligned_to<alignof(InPack)>(src - (VEC - 1))) {
+      const InPack pack = *reinterpret_cast<const InPack*>(src - (VEC - 1));
 #pragma unroll
       for (int j = 0; j < VEC; ++j) x[u][j] = pack.v[VEC - 1 - j];
     } else {
-      std::int64_t off = in_off[u];
+      std::int64_t off = in_off;
 #pragma unroll
       for (int j = 0; j < VEC; ++j) {
         if (j < count[u]) {
@@ -167,59 +250,25 @@ __global__ void __launch_bounds__(256)
         }
       }
     }
+    if constexpr (kRaw) {
+      // Chunks at row ends, unaligned or strided ones: finished here, so that their values never
+      // stay in registers beside the other chunks (a 1-byte op would need 16 per chunk).
+      compute_and_store<VEC, RANK>(out, p, op, first[u], count[u], out_off[u], one_row[u], x[u]);
+      count[u] = 0;
+    }
   }
 
   // Phase 2: compute and store.
 #pragma unroll
   for (int u = 0; u < CHUNKS; ++u) {
     if (count[u] == 0) continue;
-    Out y[VEC];
-    if constexpr (Op::kUsesChannel) {
-      std::uint32_t q, r;
-      p.channel_inner_div.divmod(first[u], q, r);
-      std::uint64_t within = p.channel_base_r + r;
-      if (within >= p.channel_inner) {
-        within -= p.channel_inner;
-        ++q;
-      }
-      std::uint32_t channel = (q + p.channel_base_q) % p.channels;
-      // Elements left before the channel changes, in 32 bits: a piece holds at most 2^30
-      // elements, so a distance above 2^31 never runs out inside it.
-      const std::uint32_t period = static_cast<std::uint32_t>(min(p.channel_inner, std::uint64_t{1} << 31));
-      std::uint32_t remaining = static_cast<std::uint32_t>(min(p.channel_inner - within, std::uint64_t{1} << 31));
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        y[j] = op(x[u][j], channel);
-        if (--remaining == 0) {
-          remaining = period;
-          if (++channel == p.channels) channel = 0;
-        }
-      }
+    if constexpr (kRaw) {
+      uint4 v = words[u];
+      if constexpr (kHasQuad<Op, In, Out>) v = make_uint4(op.quad(v.x), op.quad(v.y), op.quad(v.z), op.quad(v.w));
+      *reinterpret_cast<uint4*>(out + first[u]) = v;
     } else {
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) y[j] = op(x[u][j], 0u);
+      compute_and_store<VEC, RANK>(out, p, op, first[u], count[u], out_off[u], one_row[u], x[u]);
     }
-
-    Out* dst = out + out_off[u];
-    if (count[u] == VEC && p.out_vector) {
-      dst = out + first[u];
-    } else if (!(one_row[u] && p.out_stride[0] == 1 && aligned16(dst))) {
-      std::uint32_t idx[RANK];
-      decompose<RANK>(p, first[u], idx);
-      std::int64_t off = out_off[u];
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        if (j < count[u]) {
-          out[off] = y[j];
-          if (j + 1 < count[u]) advance<RANK>(p, idx, off, p.out_stride);
-        }
-      }
-      continue;
-    }
-    Pack<Out, VEC> pack;
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) pack.v[j] = y[j];
-    *reinterpret_cast<Pack<Out, VEC>*>(dst) = pack;
   }
 }
 
@@ -263,9 +312,14 @@ constexpr int elementwise_vec() {
 
 // Chunks in flight per thread: 64 bytes of output for 4- and 8-byte outputs, fewer for narrow
 // ones, whose per-element register cost would otherwise lower occupancy (measured on the H200).
-template <class Out>
+// Raw-vector ops keep a chunk in four registers whatever the element size, so they take four.
+template <class In, class Out, class Op>
 constexpr int elementwise_chunks() {
-  return sizeof(Out) >= 4 ? 4 : (sizeof(Out) == 2 ? 2 : 1);
+  if constexpr (kRawVectors<Op, In, Out>) {
+    return 4;
+  } else {
+    return sizeof(Out) >= 4 ? 4 : (sizeof(Out) == 2 ? 2 : 1);
+  }
 }
 
 // Launches `op` over `plan` on `stream`. No allocation, no synchronization. kAllRanks
@@ -276,7 +330,7 @@ void launch_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out*
                         const Stream& stream, const char* op_name) {
   if (plan.numel == 0) return;
   constexpr int VEC = elementwise_vec<In, Out>();
-  constexpr int CHUNKS = elementwise_chunks<Out>();
+  constexpr int CHUNKS = elementwise_chunks<In, Out, Op>();
   LaunchScope scope(stream, op_name);
   constexpr std::int64_t kMaxPiece = std::int64_t{1} << 30;
   for_each_piece(plan, kMaxPiece, 0, 0, 0,

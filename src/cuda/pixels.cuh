@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/elementwise.cuh"
 #include "cuda/launch.hpp"
@@ -202,6 +203,15 @@ constexpr int pixel_min_blocks() {
   }
 }
 
+// uint8 ops with a quad form (Op::kQuads, kernels/color.hpp): op.quad(n, x[kIn], y[kOut]) on four
+// pixels, one 32-bit word per channel.
+template <class Op, class T>
+inline constexpr bool kPixelQuads = false;
+template <class Op, class T>
+  requires requires { Op::kQuads; }
+inline constexpr bool kPixelQuads<Op, T> =
+    Op::kQuads && std::is_same_v<T, std::uint8_t> && std::is_same_v<typename op_output<Op, T>::type, std::uint8_t>;
+
 // op(n, x[kIn], y[kOut]) for every pixel: one group per thread.
 // At most 64 registers (4 blocks of 256 per SM): enough 16-byte loads in flight per SM to
 // saturate memory even though each thread handles one group.
@@ -216,11 +226,33 @@ __global__ void __launch_bounds__(kPixelThreads, pixel_min_blocks<Op>())
   if (g >= grid.groups) return;
   const GroupPos pos = group_pos<V>(grid, g);
   const std::int64_t image = first_image + n;
-  T x[Op::kIn][V];
-  load_group<Op::kIn, V>(in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0 * in.stride_w, in.stride_c,
-                         in.stride_w, pos.count, x);
-  O y[Op::kOut][V];
+  const T* src = in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0 * in.stride_w;
+  O* dst = out.data + image * out.stride_n + pos.y * out.stride_h + pos.x0 * out.stride_w;
   const auto f = for_image(op, image);
+  if constexpr (kPixelQuads<Op, T>) {
+    // Planar rows: each channel's 16 pixels as one vector, the op on its four words.
+    if (pos.count == V && in.stride_w == 1 && out.stride_w == 1 && channels_aligned16<Op::kIn>(src, in.stride_c) &&
+        channels_aligned16<Op::kOut>(dst, out.stride_c)) {
+      uint4 xv[Op::kIn], yv[Op::kOut];
+#pragma unroll
+      for (int c = 0; c < Op::kIn; ++c) xv[c] = *reinterpret_cast<const uint4*>(src + c * in.stride_c);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        std::uint32_t a[Op::kIn], b[Op::kOut];
+#pragma unroll
+        for (int c = 0; c < Op::kIn; ++c) a[c] = reinterpret_cast<const std::uint32_t*>(&xv[c])[q];
+        f.quad(image, a, b);
+#pragma unroll
+        for (int c = 0; c < Op::kOut; ++c) reinterpret_cast<std::uint32_t*>(&yv[c])[q] = b[c];
+      }
+#pragma unroll
+      for (int c = 0; c < Op::kOut; ++c) *reinterpret_cast<uint4*>(dst + c * out.stride_c) = yv[c];
+      return;
+    }
+  }
+  T x[Op::kIn][V];
+  load_group<Op::kIn, V>(src, in.stride_c, in.stride_w, pos.count, x);
+  O y[Op::kOut][V];
 #pragma unroll
   for (int v = 0; v < V; ++v) {
     T a[Op::kIn];
@@ -231,8 +263,7 @@ __global__ void __launch_bounds__(kPixelThreads, pixel_min_blocks<Op>())
 #pragma unroll
     for (int c = 0; c < Op::kOut; ++c) y[c][v] = b[c];
   }
-  store_group<Op::kOut, V>(out.data + image * out.stride_n + pos.y * out.stride_h + pos.x0 * out.stride_w,
-                           out.stride_c, out.stride_w, pos.count, y);
+  store_group<Op::kOut, V>(dst, out.stride_c, out.stride_w, pos.count, y);
 }
 
 // Reductions: fn(x, count) for the groups thread t of chunk `chunk` accumulates, in order

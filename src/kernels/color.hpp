@@ -10,11 +10,13 @@
 // (float for float32 and integer images, double for float64) before use.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
+#include "kernels/byte_word.hpp"
 #include "kernels/cast.hpp"
 #include "kernels/color_math.hpp"
 #include "kernels/to_dtype.hpp"
@@ -81,13 +83,19 @@ SV_HOST_DEVICE SV_FORCE_INLINE F clamp_value(F v, F lo, F hi) {
   return v < lo ? lo : (hi < v ? hi : v);
 }
 
-// r.mul(0.2989).add_(g, alpha=0.587).add_(b, alpha=0.114), in the computation type.
+// r.mul(0.2989).add_(g, alpha=0.587).add_(b, alpha=0.114), in the computation type, of values
+// already there.
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> gray_of(opmath_t<T> r, opmath_t<T> g, opmath_t<T> b) {
+  using F = opmath_t<T>;
+  F l = mat<T>(r * F(0.2989));
+  l = mat<T>(pmath::fma_(g, F(0.587), l));
+  return mat<T>(pmath::fma_(b, F(0.114), l));
+}
+
 template <class T>
 SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> grayscale_value(T r, T g, T b) {
-  using F = opmath_t<T>;
-  F l = mat<T>(to_opmath(r) * F(0.2989));
-  l = mat<T>(pmath::fma_(to_opmath(g), F(0.587), l));
-  return mat<T>(pmath::fma_(to_opmath(b), F(0.114), l));
+  return gray_of<T>(to_opmath(r), to_opmath(g), to_opmath(b));
 }
 
 // The grayscale image saturation and contrast blend with: floored for integer images.
@@ -112,12 +120,17 @@ struct BlendFactors {
   }
 };
 
+// The blend before its clamp, of a value already in the computation type.
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> blend_unclamped(opmath_t<T> x, opmath_t<T> other, const BlendFactors<T>& f) {
+  const opmath_t<T> v = mat<T>(x * f.ratio);
+  return mat<T>(pmath::fma_(other, f.other, v));
+}
+
 template <class T>
 SV_HOST_DEVICE SV_FORCE_INLINE T blend(T x, opmath_t<T> other, const BlendFactors<T>& f) {
   using F = opmath_t<T>;
-  F v = mat<T>(to_opmath(x) * f.ratio);
-  v = mat<T>(pmath::fma_(other, f.other, v));
-  return in_range_to_image<T>(clamp_value(v, F(0), bound_of<T>()));
+  return in_range_to_image<T>(clamp_value(blend_unclamped<T>(to_opmath(x), other, f), F(0), bound_of<T>()));
 }
 
 // ---- elementwise functors (the elementwise engine: op(x, channel)) ----------------------------
@@ -146,10 +159,33 @@ SV_HOST_DEVICE SV_FORCE_INLINE T invert_value(T x) {
   }
 }
 
+// ---- word forms of the 1-byte integer ops: op.quad(w) is the op on each of w's four bytes (the
+// CUDA elementwise engine applies them to 16-byte vectors, kRawVectors in cuda/elementwise.cuh,
+// instead of unpacking every byte: uint8 solarize ran at 77 % of the copy bandwidth per byte).
+
+// 0xff in each byte of w that is >= the same byte of l (unsigned), else 0x00.
+SV_HOST_DEVICE SV_FORCE_INLINE std::uint32_t bytes_at_least(std::uint32_t w, std::uint32_t l) {
+  constexpr std::uint32_t kHigh = 0x80808080u;
+  // The low seven bits: (w | 0x80) - (l & 0x7f) keeps its top bit exactly when w's are >= l's,
+  // and no borrow crosses into the next byte.
+  const std::uint32_t low_ge = ((w | kHigh) - (l & ~kHigh)) & kHigh;
+  // The top bits decide where they differ.
+  const std::uint32_t ge = ((w & ~l) | (~(w ^ l) & low_ge)) & kHigh;
+  return ge | (ge - (ge >> 7));
+}
+
+template <class T>
+inline constexpr bool kByteInteger = !is_float_like<T> && sizeof(T) == 1;
+
 template <class T>
 struct InvertOp {
   static constexpr bool kUsesChannel = false;
   SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const { return invert_value(x); }
+  SV_HOST_DEVICE SV_FORCE_INLINE std::uint32_t quad(std::uint32_t w) const
+    requires kByteInteger<T>
+  {
+    return w ^ (0x01010101u * static_cast<std::uint8_t>(invert_value(T(0))));
+  }
 };
 
 // Integers: x & mask. Floats: image.mul(levels).floor_().clamp_(0, levels - 1).mul_(1 / levels).
@@ -167,6 +203,11 @@ struct PosterizeOp {
     } else {
       return static_cast<T>(x & mask);
     }
+  }
+  SV_HOST_DEVICE SV_FORCE_INLINE std::uint32_t quad(std::uint32_t w) const
+    requires kByteInteger<T>
+  {
+    return w & (0x01010101u * static_cast<std::uint8_t>(mask));
   }
 };
 
@@ -197,12 +238,20 @@ struct SolarizeOp {
   static constexpr bool kIntegerLevel = !is_float_like<T> && sizeof(T) <= 2;
   opmath_t<T> threshold = 0;
   std::int32_t level = 0;
+  // uint8: the level in every byte (0 when every value inverts) and whether any value inverts.
+  std::uint32_t level_quad = 0;
+  std::uint32_t quad_enable = 0;
   SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const {
     if constexpr (kIntegerLevel) {
       return static_cast<std::int32_t>(x) >= level ? invert_value(x) : x;
     } else {
       return to_opmath(x) >= threshold ? invert_value(x) : x;
     }
+  }
+  SV_HOST_DEVICE SV_FORCE_INLINE std::uint32_t quad(std::uint32_t w) const
+    requires std::is_same_v<T, std::uint8_t>
+  {
+    return w ^ (bytes_at_least(w, level_quad) & quad_enable);
   }
 };
 
@@ -217,6 +266,10 @@ SolarizeOp<T> make_solarize_op(double threshold) {
     // inverts nothing (every comparison with it is false).
     const double t = static_cast<double>(op.threshold);
     op.level = std::isnan(t) ? 65537 : static_cast<std::int32_t>(std::fmin(std::fmax(std::ceil(t), -65537.0), 65537.0));
+    if constexpr (std::is_same_v<T, std::uint8_t>) {
+      op.level_quad = 0x01010101u * static_cast<std::uint32_t>(std::clamp(op.level, 0, 255));
+      op.quad_enable = op.level <= 255 ? 0xffffffffu : 0u;
+    }
   }
   return op;
 }
@@ -289,15 +342,28 @@ struct LutOp {
 
 // ---- per-pixel functors (the pixel engines: op(n, x[kIn], y[kOut]) for image n) ------------
 
+// Per-pixel ops of uint8 images may also offer quad(n, x, y): the op on four pixels, channel c of
+// pixel k in byte k of x[c] (y likewise); the CUDA pixel engine calls it on 16-byte vectors
+// (cuda/pixels.cuh) and converts through kernels/byte_word.hpp, not the conversion instructions.
+
 // rgb_to_grayscale of a 3-channel image into 1 or 3 identical channels.
 template <class T, int Out>
 struct GrayscaleOp {
   static constexpr int kIn = 3, kOut = Out;
+  static constexpr bool kQuads = std::is_same_v<T, std::uint8_t>;
   SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, const T (&x)[3], T (&y)[Out]) const {
     // The weights sum to 0.9999: an integer image's gray value stays within [0, bound].
     const T g = in_range_to_image<T>(grayscale_value(x[0], x[1], x[2]));
     SV_UNROLL
     for (int c = 0; c < Out; ++c) y[c] = g;
+  }
+  SV_HOST_DEVICE SV_FORCE_INLINE void quad(std::int64_t, const std::uint32_t (&x)[3], std::uint32_t (&y)[Out]) const {
+    std::uint32_t g[4];
+    SV_UNROLL
+    for (int k = 0; k < 4; ++k) g[k] = floor_byte(gray_of<T>(word_byte(x[0], k), word_byte(x[1], k), word_byte(x[2], k)));
+    const std::uint32_t word = pack_bytes(g[0], g[1], g[2], g[3]);
+    SV_UNROLL
+    for (int c = 0; c < Out; ++c) y[c] = word;
   }
 };
 
@@ -305,11 +371,26 @@ struct GrayscaleOp {
 template <class T>
 struct SaturationOp {
   static constexpr int kIn = 3, kOut = 3;
+  static constexpr bool kQuads = std::is_same_v<T, std::uint8_t>;
   BlendFactors<T> factors;
   SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, const T (&x)[3], T (&y)[3]) const {
     const opmath_t<T> g = blend_gray(x[0], x[1], x[2]);
     SV_UNROLL
     for (int c = 0; c < 3; ++c) y[c] = blend(x[c], g, factors);
+  }
+  SV_HOST_DEVICE SV_FORCE_INLINE void quad(std::int64_t, const std::uint32_t (&x)[3], std::uint32_t (&y)[3]) const {
+    std::uint32_t b[3][4];
+    SV_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      float v[3];
+      SV_UNROLL
+      for (int c = 0; c < 3; ++c) v[c] = word_byte(x[c], k);
+      const float g = floor_small(gray_of<T>(v[0], v[1], v[2]));  // in [0, 255): blend_gray's floor
+      SV_UNROLL
+      for (int c = 0; c < 3; ++c) b[c][k] = clamped_byte(blend_unclamped<T>(v[c], g, factors));
+    }
+    SV_UNROLL
+    for (int c = 0; c < 3; ++c) y[c] = pack_bytes(b[c][0], b[c][1], b[c][2], b[c][3]);
   }
 };
 

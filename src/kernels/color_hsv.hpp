@@ -37,15 +37,25 @@ struct Hsv {
 // images) the shortcut would not hold (inf - inf is NaN, not 0), so those divide all three.
 template <bool kFinite = false>
 SV_HOST_DEVICE SV_FORCE_INLINE Hsv rgb_to_hsv(float r, float g, float b) {
-  const float maxc = r > g ? (r > b ? r : b) : (g > b ? g : b);
-  const float minc = r < g ? (r < b ? r : b) : (g < b ? g : b);
+  float maxc, minc;
+  if constexpr (kFinite) {
+    // One min/max instruction each on the GPU; the same bits for values that are not NaN (ties
+    // are equal values, and the inputs are never -0).
+    maxc = pmath::fmax_(pmath::fmax_(r, g), b);
+    minc = pmath::fmin_(pmath::fmin_(r, g), b);
+  } else {
+    maxc = r > g ? (r > b ? r : b) : (g > b ? g : b);
+    minc = r < g ? (r < b ? r : b) : (g < b ? g : b);
+  }
   const bool eqc = maxc == minc;
   const float range = maxc - minc;
   const float s = range / (eqc ? 1.0f : maxc);
   const float divisor = eqc ? 1.0f : range;
   float rc, gc, bc;
   if constexpr (kFinite) {
-    const float mid = (r != maxc && r != minc) ? r : ((g != maxc && g != minc) ? g : b);
+    // The median: the channel strictly between the others where there is one (the only case in
+    // which q is used below).
+    const float mid = pmath::fmax_(pmath::fmin_(r, g), pmath::fmin_(pmath::fmax_(r, g), b));
     const float q = (maxc - mid) / divisor;  // 0 or 1 exactly when `mid` ties the maximum or minimum
     // A channel equal to the minimum and not the maximum exists only when range > 0: range / range.
     rc = r == maxc ? 0.0f : (r == minc ? 1.0f : q);
@@ -73,7 +83,11 @@ SV_HOST_DEVICE SV_FORCE_INLINE Hsv rgb_to_hsv(float r, float g, float b) {
   }
   h = h * static_cast<float>(1.0 / 6.0);
   h = h + 1.0f;
-  h = fmod_one(h);
+  if constexpr (kFinite) {
+    h = h - floor_small(h);  // h is in [5/6, 11/6] here, where trunc is floor: fmod_one's bits
+  } else {
+    h = fmod_one(h);
+  }
   return {h, s, maxc};
 }
 
@@ -82,11 +96,11 @@ SV_HOST_DEVICE SV_FORCE_INLINE Hsv rgb_to_hsv(float r, float g, float b) {
 template <bool kFinite = false>
 SV_HOST_DEVICE SV_FORCE_INLINE void hsv_to_rgb(const Hsv& hsv, float& r, float& g, float& b) {
   const float h6 = hsv.h * 6.0f;
-  const float fi = ::floorf(h6);
+  const float fi = kFinite ? floor_small(h6) : ::floorf(h6);
   const float f = h6 - fi;
   int i;
   if constexpr (kFinite) {
-    i = static_cast<int>(fi);
+    i = static_cast<int>(floor_byte(h6) & 0xffu);  // the same floor, without a conversion
     if (i == 6) i = 0;  // h * 6 rounded up to 6: torch's remainder by 6
   } else {
     // NaN and out-of-range values convert as torch's CPU .to(int32) does on x86 (cvttss2si's
@@ -122,6 +136,7 @@ SV_HOST_DEVICE SV_FORCE_INLINE void hsv_to_rgb(const Hsv& hsv, float& r, float& 
 template <class T>
 struct HueOp {
   static constexpr int kIn = 3, kOut = 3;
+  static constexpr bool kQuads = std::is_same_v<T, std::uint8_t>;
   float hue_factor = 0;
   ToDtypeOp<T, float> to_float;  // to_dtype(image, float32, scale=True)
   ToDtypeOp<float, T> from_float;
@@ -143,6 +158,24 @@ struct HueOp {
       y[1] = from_float(g, 0u);
       y[2] = from_float(b, 0u);
     }
+  }
+  // The uint8 op on four pixels (kernels/color.hpp's quad forms): scaling to float32 multiplies
+  // by 1/255; scaling back truncates r * 255.999, a value in [0, 256).
+  SV_HOST_DEVICE SV_FORCE_INLINE void quad(std::int64_t, const std::uint32_t (&x)[3], std::uint32_t (&y)[3]) const {
+    std::uint32_t out[3][4];
+    SV_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      const float scale = to_float.out_factor;
+      Hsv hsv = rgb_to_hsv<true>(word_byte(x[0], k) * scale, word_byte(x[1], k) * scale, word_byte(x[2], k) * scale);
+      hsv.h = remainder_one(hsv.h + hue_factor);
+      float r, g, b;
+      hsv_to_rgb<true>(hsv, r, g, b);
+      out[0][k] = floor_byte(r * from_float.in_factor);
+      out[1][k] = floor_byte(g * from_float.in_factor);
+      out[2][k] = floor_byte(b * from_float.in_factor);
+    }
+    SV_UNROLL
+    for (int c = 0; c < 3; ++c) y[c] = pack_bytes(out[c][0], out[c][1], out[c][2], out[c][3]);
   }
 };
 

@@ -18,6 +18,8 @@ namespace streamvision::kernels::pmath {
 
 SV_HOST_DEVICE SV_FORCE_INLINE float fma_(float a, float b, float c) { return ::fmaf(a, b, c); }
 SV_HOST_DEVICE SV_FORCE_INLINE double fma_(double a, double b, double c) { return ::fma(a, b, c); }
+SV_HOST_DEVICE SV_FORCE_INLINE float fmax_(float a, float b) { return ::fmaxf(a, b); }
+SV_HOST_DEVICE SV_FORCE_INLINE float fmin_(float a, float b) { return ::fminf(a, b); }
 SV_HOST_DEVICE SV_FORCE_INLINE float floor_(float a) { return ::floorf(a); }
 SV_HOST_DEVICE SV_FORCE_INLINE double floor_(double a) { return ::floor(a); }
 SV_HOST_DEVICE SV_FORCE_INLINE float sqrt_(float a) { return ::sqrtf(a); }

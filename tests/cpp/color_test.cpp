@@ -8,9 +8,12 @@
 #endif
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "color_test_utils.hpp"
+#include "kernels/color.hpp"
+#include "kernels/color_hsv.hpp"
 
 namespace svt {
 namespace {
@@ -442,6 +445,81 @@ TEST(ColorInvertPosterizeSolarize, MatchReference) {
   }
 }
 
+// The word forms the CUDA engine applies to 16-byte vectors (kernels/color.hpp) equal the ops
+// byte by byte, for every byte value in every position and levels across and beyond [0, 255].
+TEST(ColorInvertPosterizeSolarize, WordFormsEqualByteForms) {
+  std::mt19937 rng(17);
+  std::vector<std::uint32_t> words;
+  for (std::uint32_t v = 0; v < 256; ++v) {
+    words.push_back(v * 0x01010101u);
+    words.push_back(v | ((255 - v) << 8) | (((v + 1) & 255) << 16) | (((v * 7) & 255) << 24));
+  }
+  for (int k = 0; k < 4000; ++k) words.push_back(static_cast<std::uint32_t>(rng()));
+  const auto expect_bytewise = [&](const std::string& what, auto op, auto byte_op) {
+    for (std::uint32_t w : words) {
+      std::uint32_t expected = 0;
+      for (int b = 0; b < 4; ++b) expected |= static_cast<std::uint32_t>(byte_op((w >> (8 * b)) & 255u)) << (8 * b);
+      ASSERT_EQ(op.quad(w), expected) << what << " of 0x" << std::hex << w;
+    }
+  };
+  using kernels::InvertOp;
+  expect_bytewise("invert uint8", InvertOp<std::uint8_t>{},
+                  [](std::uint32_t v) { return static_cast<std::uint8_t>(InvertOp<std::uint8_t>{}(v, 0)); });
+  expect_bytewise("invert int8", InvertOp<std::int8_t>{}, [](std::uint32_t v) {
+    return static_cast<std::uint8_t>(InvertOp<std::int8_t>{}(static_cast<std::int8_t>(v), 0));
+  });
+  for (int bits = 0; bits <= 8; ++bits) {
+    const auto u8 = kernels::make_posterize_op<std::uint8_t>(bits);
+    expect_bytewise("posterize uint8 " + std::to_string(bits), u8,
+                    [&](std::uint32_t v) { return u8(static_cast<std::uint8_t>(v), 0); });
+    const auto i8 = kernels::make_posterize_op<std::int8_t>(bits);
+    expect_bytewise("posterize int8 " + std::to_string(bits), i8,
+                    [&](std::uint32_t v) { return static_cast<std::uint8_t>(i8(static_cast<std::int8_t>(v), 0)); });
+  }
+  for (double t : {-3.0, 0.0, 0.5, 1.0, 1.5, 64.0, 127.0, 127.5, 128.0, 129.0, 200.2, 254.0, 255.0, 255.5, 256.0, 300.0,
+                   std::nan("")}) {
+    const auto op = kernels::make_solarize_op<std::uint8_t>(t);
+    expect_bytewise("solarize uint8 " + std::to_string(t), op,
+                    [&](std::uint32_t v) { return op(static_cast<std::uint8_t>(v), 0); });
+  }
+}
+
+// The four-pixel forms of the uint8 pixel ops (kernels/color.hpp, color_hsv.hpp) equal the ops
+// pixel by pixel. On the host they convert the plain way; their GPU conversions are checked by
+// Color.PixelQuadsEveryColourCudaEqualsCpu.
+TEST(ColorPixelOps, QuadFormsEqualPixelForms) {
+  std::mt19937 rng(23);
+  const auto expect_pixelwise = [&](const std::string& what, const auto& op) {
+    using Op = std::decay_t<decltype(op)>;
+    for (int trial = 0; trial < 3000; ++trial) {
+      std::uint32_t x[3], y[Op::kOut];
+      for (auto& w : x) w = static_cast<std::uint32_t>(rng());
+      if (trial % 7 == 0) x[1] = x[2] = x[0];  // gray pixels: ties everywhere
+      if (trial % 11 == 0) x[2] = x[0];
+      op.quad(0, x, y);
+      for (int k = 0; k < 4; ++k) {
+        const std::uint8_t in[3] = {static_cast<std::uint8_t>(x[0] >> (8 * k)), static_cast<std::uint8_t>(x[1] >> (8 * k)),
+                                    static_cast<std::uint8_t>(x[2] >> (8 * k))};
+        std::uint8_t out[Op::kOut];
+        op(0, in, out);
+        for (int c = 0; c < Op::kOut; ++c) {
+          ASSERT_EQ(static_cast<int>((y[c] >> (8 * k)) & 255u), static_cast<int>(out[c]))
+              << what << ": pixel (" << int(in[0]) << ", " << int(in[1]) << ", " << int(in[2]) << "), channel " << c;
+        }
+      }
+    }
+  };
+  expect_pixelwise("grayscale", kernels::GrayscaleOp<std::uint8_t, 1>{});
+  expect_pixelwise("grayscale 3", kernels::GrayscaleOp<std::uint8_t, 3>{});
+  for (double f : {0.0, 0.4, 1.0, 1.9, 40.0, 1e30, std::numeric_limits<double>::infinity()}) {
+    expect_pixelwise("saturation " + std::to_string(f),
+                     kernels::SaturationOp<std::uint8_t>{kernels::BlendFactors<std::uint8_t>::make(f)});
+  }
+  for (double f : {-0.5, -0.13, 0.0, 0.31, 0.5}) {
+    expect_pixelwise("hue " + std::to_string(f), kernels::make_hue_op<std::uint8_t>(f));
+  }
+}
+
 TEST(ColorPermuteChannels, ReordersChannels) {
   const Tensor src = random_cpu({2, 3, 5, 7}, DType::UInt8, 21);
   for (Layout layout : kAllLayouts) {
@@ -606,8 +684,11 @@ TEST(Color, ElementwiseOpsCudaEqualsCpu) {
   expect_cuda_equals_cpu("invert", [](const Tensor& x) { return functional::invert(x); }, 2, shapes, kImageDTypes);
   expect_cuda_equals_cpu("posterize", [](const Tensor& x) { return functional::posterize(x, 3); }, 3, shapes,
                          kImageDTypes);
-  expect_cuda_equals_cpu("solarize", [](const Tensor& x) { return functional::solarize(x, 0.4 * max_value(x.dtype())); },
-                         4, shapes, kImageDTypes);
+  for (double rel : {0.0, 0.4, 0.5, 1.0}) {
+    expect_cuda_equals_cpu("solarize " + std::to_string(rel),
+                           [rel](const Tensor& x) { return functional::solarize(x, rel * max_value(x.dtype())); }, 4,
+                           shapes, kImageDTypes);
+  }
   for (double gamma : {0.0, 0.5, 0.77, 2.0, 3.0, 2.2}) {
     for (double gain : {1.0, 1.3}) {
       expect_cuda_equals_cpu("gamma " + std::to_string(gamma),
@@ -626,7 +707,7 @@ TEST(Color, PixelOpsCudaEqualsCpu) {
                          kImageDTypes);
   expect_cuda_equals_cpu("grayscale_to_rgb", [](const Tensor& x) { return functional::grayscale_to_rgb(x); }, 12,
                          shapes, kImageDTypes);
-  for (double f : {0.0, 0.4, 1.9}) {
+  for (double f : {0.0, 0.4, 1.9, 40.0, std::numeric_limits<double>::infinity()}) {
     expect_cuda_equals_cpu("saturation", [=](const Tensor& x) { return functional::adjust_saturation(x, f); }, 13,
                            shapes, kImageDTypes);
   }
@@ -639,6 +720,34 @@ TEST(Color, PixelOpsCudaEqualsCpu) {
     for (std::int64_t c = x.size(-3) - 1; c >= 0; --c) p.push_back(c);
     return functional::permute_channels(x, p);
   }, 15, shapes, {DType::UInt8, DType::Float64, DType::Bool});
+}
+
+// Every uint8 colour once (a 3x4096x4096 image, pixel p = (p & 255, (p >> 8) & 255, p >> 16)):
+// the uint8 pixel ops' four-pixel GPU forms, with their conversions through byte_word.hpp and
+// adjust_hue's shortcuts for finite values, equal the CPU for every input they can see.
+TEST(Color, PixelQuadsEveryColourCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  constexpr std::int64_t kSide = 4096;
+  Tensor cpu = empty({3, kSide, kSide}, DType::UInt8, Device::cpu());
+  auto* data = static_cast<std::uint8_t*>(cpu.data());
+  for (std::int64_t p = 0; p < kSide * kSide; ++p) {
+    data[p] = static_cast<std::uint8_t>(p);
+    data[kSide * kSide + p] = static_cast<std::uint8_t>(p >> 8);
+    data[2 * kSide * kSide + p] = static_cast<std::uint8_t>(p >> 16);
+  }
+  const Tensor gpu = to_device(cpu, kGpu);
+  const auto expect_equal = [&](const std::string& what, const UnaryOp& op) {
+    SCOPED_TRACE(what);
+    EXPECT_TRUE(bitwise_equal(op(cpu), op(gpu)));
+  };
+  expect_equal("grayscale", [](const Tensor& x) { return functional::rgb_to_grayscale(x); });
+  expect_equal("grayscale 3", [](const Tensor& x) { return functional::rgb_to_grayscale(x, 3); });
+  for (double f : {0.0, 0.4, 1.9, 40.0}) {
+    expect_equal("saturation " + std::to_string(f), [f](const Tensor& x) { return functional::adjust_saturation(x, f); });
+  }
+  for (double f : {-0.5, -0.21, 0.0, 0.1, 0.37, 0.5}) {
+    expect_equal("hue " + std::to_string(f), [f](const Tensor& x) { return functional::adjust_hue(x, f); });
+  }
 }
 
 TEST(Color, SharpnessCudaEqualsCpu) {
