@@ -10,8 +10,8 @@
 // Loads are vectors when a chunk lies in one row with input stride +1 (or -1: a flip, reversed
 // in registers) and is aligned to the chunk's input size; otherwise they gather. Copies, flips
 // and the uint8 ops with a word form (kRawVectors) keep their vectors as words and never unpack
-// them; their rare gathered chunks finish at once, so that they hold no registers. Stores are vectors whenever the output
-// is written in walk order. Index math is 32-bit with multiply-shift division, specialised for
+// them; for 1- and 2-byte types their rare gathered chunks are stored as soon as loaded, so that
+// they hold no registers. Stores are vectors whenever the output is written in walk order. Index math is 32-bit with multiply-shift division, specialised for
 // plans of rank 1, 2 and 3 (contiguous images, flips, sliced views); work above 2^30 elements is
 // launched in pieces. Plan and op are __grid_constant__: read from parameter memory, never
 // copied per thread.
@@ -211,8 +211,8 @@ __global__ void __launch_bounds__(256)
   uint4 words[CHUNKS];  // kRaw: the chunks that go out as one vector each, to out + out_off
   In x[CHUNKS][VEC];
 
-  // Phase 1: locate and load every chunk; every load is issued before any store, so a thread
-  // has CHUNKS loads in flight.
+  // Phase 1: locate and load every chunk; every vector load is issued before any vector store,
+  // so a thread has CHUNKS loads in flight (kFinishGathered chunks are stored here).
 #pragma unroll
   for (int u = 0; u < CHUNKS; ++u) {
     raw[u] = false;
