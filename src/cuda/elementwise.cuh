@@ -177,7 +177,37 @@ __device__ SV_FORCE_INLINE void compute_and_store(Out* out, const DevicePlan& p,
   Out* dst = out + out_off;
   if (count == VEC && p.out_vector) {
     dst = out + first;
-  } else if (!(one_row && p.out_stride[0] == 1 && aligned16(dst))) {
+  } else if (one_row && p.out_stride[0] == 1 && !aligned16(dst)) {
+    // A row that starts off the 16-byte grid (a window of a larger image: erase's, a crop's):
+    // the widest pieces its alignment allows rather than element by element.
+    Pack<Out, VEC> v;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) v.v[j] = y[j];
+    uint4 w;
+    memcpy(&w, &v, sizeof w);
+    const std::uint32_t words[4] = {w.x, w.y, w.z, w.w};
+    const auto addr = reinterpret_cast<std::uintptr_t>(dst);
+    if ((addr & 7u) == 0) {
+      reinterpret_cast<uint2*>(dst)[0] = make_uint2(w.x, w.y);
+      reinterpret_cast<uint2*>(dst)[1] = make_uint2(w.z, w.w);
+      return;
+    }
+    if ((addr & 3u) == 0) {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) reinterpret_cast<std::uint32_t*>(dst)[k] = words[k];
+      return;
+    }
+    if ((addr & 1u) == 0) {
+#pragma unroll
+      for (int k = 0; k < 8; ++k) {
+        reinterpret_cast<unsigned short*>(dst)[k] = static_cast<unsigned short>(words[k / 2] >> (16 * (k % 2)));
+      }
+      return;
+    }
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) dst[j] = y[j];
+    return;
+  } else if (!(one_row && p.out_stride[0] == 1)) {
     std::uint32_t idx[RANK];
     decompose<RANK>(p, first, idx);
     std::int64_t off = out_off;
@@ -250,6 +280,11 @@ __global__ void __launch_bounds__(256)
       const InPack pack = *reinterpret_cast<const InPack*>(src - (VEC - 1));
 #pragma unroll
       for (int j = 0; j < VEC; ++j) x[u][j] = pack.v[VEC - 1 - j];
+    } else if (one_row[u] && p.in_stride[0] == 0) {
+      // A row of one value (a broadcast: erase's fill value, a constant's): one load.
+      const In v = *src;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) x[u][j] = v;
     } else {
       std::int64_t off = in_off;
 #pragma unroll

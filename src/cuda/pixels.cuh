@@ -226,33 +226,11 @@ __global__ void __launch_bounds__(kPixelThreads, pixel_min_blocks<Op>())
   if (g >= grid.groups) return;
   const GroupPos pos = group_pos<V>(grid, g);
   const std::int64_t image = first_image + n;
-  const T* src = in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0 * in.stride_w;
-  O* dst = out.data + image * out.stride_n + pos.y * out.stride_h + pos.x0 * out.stride_w;
-  const auto f = for_image(op, image);
-  if constexpr (kPixelQuads<Op, T>) {
-    // Planar rows: each channel's 16 pixels as one vector, the op on its four words.
-    if (pos.count == V && in.stride_w == 1 && out.stride_w == 1 && channels_aligned16<Op::kIn>(src, in.stride_c) &&
-        channels_aligned16<Op::kOut>(dst, out.stride_c)) {
-      uint4 xv[Op::kIn], yv[Op::kOut];
-#pragma unroll
-      for (int c = 0; c < Op::kIn; ++c) xv[c] = *reinterpret_cast<const uint4*>(src + c * in.stride_c);
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        std::uint32_t a[Op::kIn], b[Op::kOut];
-#pragma unroll
-        for (int c = 0; c < Op::kIn; ++c) a[c] = reinterpret_cast<const std::uint32_t*>(&xv[c])[q];
-        f.quad(image, a, b);
-#pragma unroll
-        for (int c = 0; c < Op::kOut; ++c) reinterpret_cast<std::uint32_t*>(&yv[c])[q] = b[c];
-      }
-#pragma unroll
-      for (int c = 0; c < Op::kOut; ++c) *reinterpret_cast<uint4*>(dst + c * out.stride_c) = yv[c];
-      return;
-    }
-  }
   T x[Op::kIn][V];
-  load_group<Op::kIn, V>(src, in.stride_c, in.stride_w, pos.count, x);
+  load_group<Op::kIn, V>(in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0 * in.stride_w, in.stride_c,
+                         in.stride_w, pos.count, x);
   O y[Op::kOut][V];
+  const auto f = for_image(op, image);
 #pragma unroll
   for (int v = 0; v < V; ++v) {
     T a[Op::kIn];
@@ -263,7 +241,50 @@ __global__ void __launch_bounds__(kPixelThreads, pixel_min_blocks<Op>())
 #pragma unroll
     for (int c = 0; c < Op::kOut; ++c) y[c][v] = b[c];
   }
-  store_group<Op::kOut, V>(dst, out.stride_c, out.stride_w, pos.count, y);
+  store_group<Op::kOut, V>(out.data + image * out.stride_n + pos.y * out.stride_h + pos.x0 * out.stride_w,
+                           out.stride_c, out.stride_w, pos.count, y);
+}
+
+// The uint8 quad forms over a batch in which every group is a whole, aligned vector per channel
+// (quad_vectors below): one 16-byte load per channel, the op on its four words, one store per
+// channel. A kernel of its own: sharing one with pixel_map_kernel's element paths cost the
+// channels-last saturation kernel 32 bytes of spills (0.270 -> 0.309 ms, eleventh session).
+template <class Op>
+__global__ void __launch_bounds__(kPixelThreads, pixel_min_blocks<Op>())
+    pixel_quad_kernel(DeviceImage<const std::uint8_t> in, DeviceImage<std::uint8_t> out, PixelGrid grid,
+                      std::int64_t first_image, Op op) {
+  std::uint32_t n, q;
+  grid.blocks.divmod(blockIdx.x, n, q);
+  const std::uint32_t g = q * kPixelThreads + threadIdx.x;
+  if (g >= grid.groups) return;
+  const GroupPos pos = group_pos<16>(grid, g);
+  const std::int64_t image = first_image + n;
+  const std::uint8_t* src = in.data + image * in.stride_n + pos.y * in.stride_h + pos.x0;
+  std::uint8_t* dst = out.data + image * out.stride_n + pos.y * out.stride_h + pos.x0;
+  const auto f = for_image(op, image);
+  uint4 xv[Op::kIn], yv[Op::kOut];
+#pragma unroll
+  for (int c = 0; c < Op::kIn; ++c) xv[c] = *reinterpret_cast<const uint4*>(src + c * in.stride_c);
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    std::uint32_t a[Op::kIn], b[Op::kOut];
+#pragma unroll
+    for (int c = 0; c < Op::kIn; ++c) a[c] = reinterpret_cast<const std::uint32_t*>(&xv[c])[w];
+    f.quad(image, a, b);
+#pragma unroll
+    for (int c = 0; c < Op::kOut; ++c) reinterpret_cast<std::uint32_t*>(&yv[c])[w] = b[c];
+  }
+#pragma unroll
+  for (int c = 0; c < Op::kOut; ++c) *reinterpret_cast<uint4*>(dst + c * out.stride_c) = yv[c];
+}
+
+// Whether every 16-pixel group of a uint8 batch is one aligned 16-byte vector per channel: unit
+// pixel stride, rows a multiple of 16 pixels, every other stride a multiple of 16 bytes, an
+// aligned base.
+inline bool quad_vectors(const kernels::ImageBatch& b) {
+  const auto multiple = [](std::int64_t v) { return v % 16 == 0; };
+  return b.stride_w == 1 && multiple(b.w) && multiple(b.stride_h) && multiple(b.stride_c) && multiple(b.stride_n) &&
+         (reinterpret_cast<std::uintptr_t>(b.data) & 15u) == 0;
 }
 
 // Reductions: fn(x, count) for the groups thread t of chunk `chunk` accumulates, in order
@@ -292,8 +313,18 @@ void launch_pixels(const kernels::ImageBatch& in, const kernels::ImageBatch& out
   const std::int64_t blocks_per_image = groups.chunks(1);
   const PixelGrid grid = make_pixel_grid(groups, 1, blocks_per_image, name);
   LaunchScope scope(stream, name);
+  bool quads = false;
+  if constexpr (kPixelQuads<Op, T>) quads = quad_vectors(in) && quad_vectors(out);
   for_each_image_slice(in.n, blocks_per_image, [&](std::int64_t first, std::int64_t images) {
     const unsigned blocks = static_cast<unsigned>(images * blocks_per_image);
+    if constexpr (kPixelQuads<Op, T>) {
+      if (quads) {
+        pixel_quad_kernel<Op><<<blocks, kPixelThreads, 0, scope.handle()>>>(
+            device_image<const std::uint8_t>(in), device_image<std::uint8_t>(out), grid, first, op);
+        scope.check_launch();
+        return;
+      }
+    }
     pixel_map_kernel<V, T, Op><<<blocks, kPixelThreads, 0, scope.handle()>>>(
         device_image<const T>(in), device_image<typename op_output<Op, T>::type>(out), grid, first, op);
     scope.check_launch();

@@ -124,5 +124,26 @@ TEST(Erase, CudaEqualsCpu) {
   }
 }
 
+// Windows at every offset of a 16-byte row (the engine stores their rows in 16-, 8-, 4-, 2- or
+// 1-byte pieces, whichever the row's alignment allows) and wide enough for whole chunks, filled
+// with a broadcast value (one load per row chunk) and with a full window of values.
+TEST(Erase, CudaWindowsAtEveryAlignmentEqualCpu) {
+  SV_REQUIRE_GPU();
+  for (DType dtype : {DType::UInt8, DType::Float16, DType::Float32, DType::Float64}) {
+    const Tensor src = random_cpu({2, 3, 9, 112}, dtype, 60);
+    const Tensor gpu_in = to_device(src, kGpu);
+    const Tensor broadcast = random_cpu({3, 1, 1}, dtype, 61);
+    const Tensor full = random_cpu({3, 4, 70}, dtype, 62);
+    for (std::int64_t left = 0; left < 18; ++left) {
+      for (const Tensor& v : {broadcast, full}) {
+        SCOPED_TRACE(std::string(dtype_name(dtype)) + " left " + std::to_string(left) + " v " + Dims(v.shape()).str());
+        const Tensor expected = functional::erase(src, 2, left, 4, 70, v);
+        EXPECT_TRUE(bitwise_equal(expected, functional::erase(gpu_in, 2, left, 4, 70, to_device(v, kGpu))));
+      }
+    }
+    EXPECT_TRUE(bitwise_equal(src, gpu_in));
+  }
+}
+
 }  // namespace
 }  // namespace svt
