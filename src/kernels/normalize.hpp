@@ -30,4 +30,16 @@ struct NormalizeOp {
   }
 };
 
+// The same math per pixel of a C-channel image (the CUDA pixel engine, cuda/pixels.cuh): the
+// channel is the index into x, so each thread's parameters are fixed.
+template <class T, int C>
+struct NormalizePixelOp {
+  static constexpr int kIn = C, kOut = C;
+  opmath_t<T> mean[C];
+  opmath_t<T> stdev[C];
+  SV_HOST_DEVICE SV_FORCE_INLINE void operator()(std::int64_t, const T (&x)[C], T (&y)[C]) const {
+    for (int c = 0; c < C; ++c) y[c] = NormalizeOp<T, 1>::apply(x[c], mean[c], stdev[c]);
+  }
+};
+
 }  // namespace streamvision::kernels

@@ -122,6 +122,8 @@ TEST(Normalize, CudaEqualsCpu) {
   std::uint64_t seed = 3000;
   std::vector<Dims> shapes = test_shapes();
   shapes.push_back({2, 40, 9, 11});  // more channels than the small parameter block
+  shapes.push_back({2, 3, 13, 68});   // 1 and 3 channels: the pixel engine's vector groups
+  shapes.push_back({3, 1, 5, 64});
   for (const Dims& shape : shapes) {
     const std::size_t channels = static_cast<std::size_t>(shape[shape.size() - 3]);
     std::vector<double> mean(channels), std(channels);
