@@ -39,6 +39,8 @@
 // chosen on the host from the device's residency so that the SMs get equal work with few re-read
 // rows.
 //
+// Without antialias (4 taps a dimension): one direct kernel, a thread per output pixel.
+//
 // Fallback (one dimension unchanged: no pass for it, as torch; or tiles that do not fit): a pass
 // per dimension, a thread per output value, through a uint8 intermediate [planes, H_in, W_out].
 #include <cuda_runtime.h>
@@ -370,15 +372,25 @@ std::optional<FusedPlan> plan_fused(const kernels::ImageBatch& in, const kernels
   return plan;
 }
 
-struct PassArgs {
+// What the per-pixel kernels (a pass, the direct kernel) share: the planes and the grid.
+struct PlaneKernelArgs {
   const std::uint8_t* src;
   std::uint8_t* dst;
   PlaneSet src_planes, dst_planes;
   std::int64_t src_sh, src_sw, dst_sh, dst_sw;
-  int dst_h, dst_w;
-  int row_words;  // word path: whole 32-bit words in a source row (0: word path off)
+  int dst_h;
   std::uint32_t planes, planes_per_group;
   kernels::FastDivmod div_w;
+};
+
+PlaneKernelArgs plane_kernel_args(const kernels::ImageBatch& src, const kernels::ImageBatch& dst, const PixelMajorGrid& g) {
+  return {static_cast<const std::uint8_t*>(src.data), static_cast<std::uint8_t*>(dst.data), plane_set(src), plane_set(dst),
+          src.stride_h, src.stride_w, dst.stride_h, dst.stride_w, static_cast<int>(dst.h),
+          static_cast<std::uint32_t>(dst.n * dst.c), g.planes_per_group, g.div_w};
+}
+
+struct PassArgs : PlaneKernelArgs {
+  int row_words;  // word path: whole 32-bit words in a source row (0: word path off)
   bool horizontal;
   Int16Table t;
 };
@@ -431,18 +443,81 @@ __global__ void __launch_bounds__(kBlockThreads) int16_pass_kernel(PassArgs a) {
   }
 }
 
+// Without antialias (4 taps a dimension, both dimensions resized): a thread per output pixel
+// computes the horizontal sums of its 4 input rows, finishes each to uint8 as the horizontal pass
+// would, and filters those vertically; the taps and weights are read once for its planes. Same
+// sums, same roundings as the two passes (exact int32 sums), without their intermediate: the
+// two passes read the whole input with a thread per 1080 x 224 intermediate value and sent the
+// intermediate through global memory (0.40 ms for 64x3x1080x1920 -> 224 on the H200).
+constexpr int kDirectTaps = 4;
+
+struct DirectArgs : PlaneKernelArgs {
+  Int16Table tx, ty;
+};
+
+// Taps of output i of one dimension: offsets (stride times index; a tap past the span repeats the
+// first, with weight 0, so that it reads inside the plane) and weights.
+struct DirectTaps {
+  std::int64_t offset[kDirectTaps];
+  std::int32_t w[kDirectTaps];
+};
+
+__device__ SV_FORCE_INLINE DirectTaps direct_taps(const Int16Table& t, int i, std::int64_t stride) {
+  DirectTaps d;
+  const int start = t.xmin[i], n = t.xsize[i];
+#pragma unroll
+  for (int q = 0; q < kDirectTaps / 2; ++q) {
+    const unsigned pair = t.pairs[static_cast<std::int64_t>(q) * t.size + i];
+    d.w[2 * q] = 2 * q < n ? low_weight(pair) : 0;
+    d.w[2 * q + 1] = 2 * q + 1 < n ? high_weight(pair) : 0;
+  }
+#pragma unroll
+  for (int j = 0; j < kDirectTaps; ++j) d.offset[j] = static_cast<std::int64_t>(j < n ? start + j : start) * stride;
+  return d;
+}
+
+__global__ void __launch_bounds__(kBlockThreads) int16_direct_kernel(DirectArgs a) {
+  const std::uint32_t pixel = blockIdx.x * kBlockThreads + threadIdx.x;
+  std::uint32_t y, x;
+  a.div_w.divmod(pixel, y, x);
+  if (y >= static_cast<std::uint32_t>(a.dst_h)) return;
+  const DirectTaps tx = direct_taps(a.tx, static_cast<int>(x), a.src_sw);
+  const DirectTaps ty = direct_taps(a.ty, static_cast<int>(y), a.src_sh);
+  const int px = *a.tx.precision, py = *a.ty.precision;
+  const std::int64_t dst = y * a.dst_sh + x * a.dst_sw;
+  std::uint32_t p0, p1;
+  plane_range(a.planes, a.planes_per_group, p0, p1);
+  for (std::uint32_t p = p0; p < p1; ++p) {
+    const std::uint8_t* plane = a.src + a.src_planes.offset(p);
+    std::int32_t acc = kernels::int16_bias(py);
+#pragma unroll
+    for (int r = 0; r < kDirectTaps; ++r) {
+      const std::uint8_t* row = plane + ty.offset[r];
+      std::int32_t h = kernels::int16_bias(px);
+#pragma unroll
+      for (int j = 0; j < kDirectTaps; ++j) h += static_cast<std::int32_t>(__ldg(row + tx.offset[j])) * tx.w[j];
+      acc += static_cast<std::int32_t>(kernels::int16_finish(h, px)) * ty.w[r];
+    }
+    a.dst[a.dst_planes.offset(p) + dst] = kernels::int16_finish(acc, py);
+  }
+}
+
+void direct(const kernels::ImageBatch& src, const kernels::ImageBatch& dst, const Int16Table& tx, const Int16Table& ty,
+            LaunchScope& scope, int device) {
+  const PixelMajorGrid g = pixel_major_grid(dst.h, dst.w, dst.n * dst.c, device);
+  const DirectArgs a{plane_kernel_args(src, dst, g), tx, ty};
+  int16_direct_kernel<<<g.grid, kBlockThreads, 0, scope.handle()>>>(a);
+  scope.check_launch();
+}
+
 void pass(const kernels::ImageBatch& src, const kernels::ImageBatch& dst, const Int16Table& t, bool horizontal,
           LaunchScope& scope, int device) {
-  const std::int64_t planes = dst.n * dst.c;
-  const PixelMajorGrid g = pixel_major_grid(dst.h, dst.w, planes, device);
+  const PixelMajorGrid g = pixel_major_grid(dst.h, dst.w, dst.n * dst.c, device);
   // The word path needs 4-byte aligned contiguous rows in every plane.
   const bool aligned = src.stride_w == 1 && reinterpret_cast<std::uintptr_t>(src.data) % 4 == 0 && src.stride_h % 4 == 0 &&
                        src.stride_n % 4 == 0 && src.stride_c % 4 == 0;
   const int row_words = horizontal && aligned ? static_cast<int>(src.w / 4) : 0;
-  const PassArgs a{static_cast<const std::uint8_t*>(src.data), static_cast<std::uint8_t*>(dst.data), plane_set(src),
-                   plane_set(dst), src.stride_h, src.stride_w, dst.stride_h, dst.stride_w, static_cast<int>(dst.h),
-                   static_cast<int>(dst.w), row_words, static_cast<std::uint32_t>(planes), g.planes_per_group, g.div_w,
-                   horizontal, t};
+  const PassArgs a{plane_kernel_args(src, dst, g), row_words, horizontal, t};
   int16_pass_kernel<<<g.grid, kBlockThreads, 0, scope.handle()>>>(a);
   scope.check_launch();
 }
@@ -455,11 +530,13 @@ void resize_uint8_bicubic(const Tensor& input, const Tensor& output, bool antial
   const kernels::Int16Dim dx = kernels::make_int16_dim(in.w, out.w, antialias);
   const kernels::Int16Dim dy = kernels::make_int16_dim(in.h, out.h, antialias);
   LaunchScope scope(stream, "resize");
-  // Fused for antialias only: without it (4 taps) the two passes measured faster on the H200
-  // (1080p -> 224: 0.40 ms against 0.74 ms fused; with antialias 1.35 ms two-pass, 0.90 fused).
+  // Fused for antialias only: without it (4 taps) the band walk measured slower than even the two
+  // passes on the H200 (1080p -> 224: 0.74 ms against 0.40 ms; with antialias 0.90 fused, 1.35 ms
+  // two-pass); without antialias the direct kernel replaces the two passes.
   const std::optional<FusedPlan> fused =
       antialias && horizontal && vertical ? plan_fused(in, out, dx, dy, stream.device_index()) : std::nullopt;
-  const bool two_passes = horizontal && vertical && !fused;
+  const bool one_kernel = !antialias && horizontal && vertical && dx.max_taps == kDirectTaps && dy.max_taps == kDirectTaps;
+  const bool two_passes = horizontal && vertical && !fused && !one_kernel;
   auto table_bytes = [](const kernels::Int16Dim& d) {
     return 2 * Scratch::aligned_bytes<int>(d.out_size) +
            Scratch::aligned_bytes<unsigned>(std::int64_t{d.out_size} * pair_count(d.max_taps)) +
@@ -489,6 +566,8 @@ void resize_uint8_bicubic(const Tensor& input, const Tensor& output, bool antial
     a.ty = ty;
     fused_kernel<<<fused->grid, fused->threads, static_cast<std::size_t>(fused->shared), scope.handle()>>>(a);
     scope.check_launch();
+  } else if (one_kernel) {
+    direct(in, out, tx, ty, scope, stream.device_index());
   } else if (two_passes) {
     const kernels::ImageBatch mid = kernels::int16_intermediate(mid_data, in, out);
     pass(in, mid, tx, true, scope, stream.device_index());

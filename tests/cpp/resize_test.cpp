@@ -462,11 +462,15 @@ TEST(Resize, AntialiasLargeRatiosCudaEqualsCpu) {
 // and upscaled: the fused kernel's bands, ring slots and staged rows against the CPU engine.
 TEST(Resize, Uint8BicubicCudaEqualsCpu) {
   SV_REQUIRE_GPU();
-  const std::vector<std::pair<Dims, std::vector<std::int64_t>>> cases{{{2, 3, 1080, 1920}, {224, 224}}, {{2, 3, 45, 70}, {301, 97}}};
+  // Also: one dimension up and one down, 1-row and 1-column outputs, odd sizes (the direct
+  // kernel without antialias: taps clamped at both edges).
+  const std::vector<std::pair<Dims, std::vector<std::int64_t>>> cases{
+      {{2, 3, 1080, 1920}, {224, 224}}, {{2, 3, 45, 70}, {301, 97}}, {{1, 2, 7, 300}, {23, 11}},
+      {{3, 1, 250, 3}, {1, 40}},         {{1, 4, 2, 2}, {5, 1}}};
   std::uint64_t seed = 6600;
   for (const auto& [shape, size] : cases) {
     const Tensor src = random_cpu(shape, DType::UInt8, seed++);
-    for (Layout layout : {Layout::Contiguous, Layout::ChannelsLast}) {
+    for (Layout layout : kAllLayouts) {
       const Tensor cpu_in = with_layout(src, layout, Device::cpu());
       const Tensor gpu_in = with_layout(src, layout, kGpu);
       for (bool aa : {true, false}) {
