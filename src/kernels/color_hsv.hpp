@@ -30,24 +30,6 @@ struct Hsv {
   float h, s, v;
 };
 
-// a / b for a in [0, 1] and b in [2^-16, 1] (or 0 / b): the operands of the finite-input path
-// below, integer images scaled to [0, 1], where a nonzero divisor is at least 1/65535. On the
-// GPU: the fast path of the compiler's own IEEE division (approximate reciprocal, one Newton
-// step, one correction; its SASS in bench/RESULTS.md, eleventh session) without the range check
-// (FCHK) and slow-path call that such operands never take, so the same bits in fewer
-// instructions and no branch.
-SV_HOST_DEVICE SV_FORCE_INLINE float divide_unit(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  float r;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(b));
-  r = __fmaf_rn(r, __fmaf_rn(-b, r, 1.0f), r);
-  const float q = __fmaf_rn(a, r, 0.0f);
-  return __fmaf_rn(r, __fmaf_rn(-b, q, a), q);
-#else
-  return a / b;
-#endif
-}
-
 // kFinite: r, g and b are finite (images of an integer dtype, scaled to [0, 1]). Then of the three
 // quotients (maxc - x) / divisor, the maximum's is 0 / divisor = +0 and the minimum's is
 // range / range = 1 exactly, so only the middle channel's needs a
@@ -68,14 +50,14 @@ SV_HOST_DEVICE SV_FORCE_INLINE Hsv rgb_to_hsv(float r, float g, float b) {
   const bool eqc = maxc == minc;
   const float range = maxc - minc;
   // Finite inputs are integer values scaled to [0, 1]: maxc and a nonzero range are >= 1/65535.
-  const float s = kFinite ? divide_unit(range, eqc ? 1.0f : maxc) : range / (eqc ? 1.0f : maxc);
+  const float s = kFinite ? pmath::divide_unit(range, eqc ? 1.0f : maxc) : range / (eqc ? 1.0f : maxc);
   const float divisor = eqc ? 1.0f : range;
   float rc, gc, bc;
   if constexpr (kFinite) {
     // The median: the channel strictly between the others where there is one (the only case in
     // which q is used below).
     const float mid = pmath::fmax_(pmath::fmin_(r, g), pmath::fmin_(pmath::fmax_(r, g), b));
-    const float q = divide_unit(maxc - mid, divisor);  // 0 or 1 exactly when `mid` ties the maximum or minimum
+    const float q = pmath::divide_unit(maxc - mid, divisor);  // 0 or 1 exactly when `mid` ties the maximum or minimum
     // A channel equal to the minimum and not the maximum exists only when range > 0: range / range.
     rc = r == maxc ? 0.0f : (r == minc ? 1.0f : q);
     gc = g == maxc ? 0.0f : (g == minc ? 1.0f : q);

@@ -520,6 +520,35 @@ TEST(ColorPixelOps, QuadFormsEqualPixelForms) {
   }
 }
 
+// adjust_gamma's inlined path (positive finite values, +0, and the called pow_rare for the
+// rest: kernels/color.hpp) equals pmath::pow_ bit for bit, for float and double, over ordinary,
+// tiny, huge and special values and exponents on either side of 0, integer ones included.
+TEST(ColorGamma, InlinedPathEqualsPow) {
+  std::mt19937 rng(29);
+  const auto check = [&](auto zero) {
+    using F = decltype(zero);
+    const F inf = std::numeric_limits<F>::infinity();
+    std::vector<F> xs{F(0), -F(0), F(1), F(-1), F(0.5), F(-2), inf, -inf, std::numeric_limits<F>::quiet_NaN(),
+                      std::numeric_limits<F>::denorm_min(), std::numeric_limits<F>::min(), std::numeric_limits<F>::max()};
+    std::uniform_real_distribution<double> u(-3.0, 3.0);
+    for (int k = 0; k < 20000; ++k) xs.push_back(static_cast<F>(std::ldexp(u(rng), static_cast<int>(u(rng) * 20))));
+    for (double gamma : {0.8, 2.2, 0.3, -1.5, -2.0, 4.0, 5.0, 1e-3, 40.0}) {
+      const auto op = kernels::make_gamma_op<F>(gamma, 1.0);
+      ASSERT_EQ(op.kind, (kernels::GammaOp<F>::kPow)) << gamma;
+      for (F x : xs) {
+        const F expected = kernels::pmath::pow_(x, op.gamma), actual = op.pow_gamma(x);
+        if (std::isnan(expected)) {
+          ASSERT_TRUE(std::isnan(actual)) << "x " << x << " gamma " << gamma;
+        } else {
+          ASSERT_EQ(kernels::pmath::to_bits(expected), kernels::pmath::to_bits(actual)) << "x " << x << " gamma " << gamma;
+        }
+      }
+    }
+  };
+  check(0.0f);
+  check(0.0);
+}
+
 TEST(ColorPermuteChannels, ReordersChannels) {
   const Tensor src = random_cpu({2, 3, 5, 7}, DType::UInt8, 21);
   for (Layout layout : kAllLayouts) {
@@ -747,6 +776,30 @@ TEST(Color, PixelQuadsEveryColourCudaEqualsCpu) {
   }
   for (double f : {-0.5, -0.21, 0.0, 0.1, 0.37, 0.5}) {
     expect_equal("hue " + std::to_string(f), [f](const Tensor& x) { return functional::adjust_hue(x, f); });
+  }
+}
+
+// float32 adjust_gamma through every mantissa: the values 0.5 + k 2^-24 hold each of the 2^23
+// mantissas once, so log2's reduced argument m (and the GPU's division (m - 1) / (m + 1), on the
+// fast path without its range check: pmath::divide_unit) takes every value it can. Then a few
+// binades either side and the special values, for exponents below and above 1 (7: an odd integer).
+TEST(Color, GammaEveryMantissaCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  constexpr std::int64_t kMantissas = std::int64_t{1} << 23;
+  const std::vector<float> extra{0.0f, -0.0f, 1.0f, -1.0f, 1e-30f, 3e-39f, 7.5f, 1e30f,
+                                 std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                                 std::numeric_limits<float>::quiet_NaN(), -0.25f};
+  Tensor cpu = empty({1, 1, 2 * kMantissas + static_cast<std::int64_t>(extra.size())}, DType::Float32, Device::cpu());
+  auto* data = static_cast<float*>(cpu.data());
+  for (std::int64_t k = 0; k < kMantissas; ++k) {
+    data[k] = 0.5f + static_cast<float>(k) * 0x1p-24f;
+    data[kMantissas + k] = std::ldexp(data[k], static_cast<int>(k % 41) - 20);
+  }
+  std::copy(extra.begin(), extra.end(), data + 2 * kMantissas);
+  const Tensor gpu = to_device(cpu, kGpu);
+  for (double gamma : {0.8, 2.2, 0.45, 7.0}) {
+    SCOPED_TRACE("gamma " + std::to_string(gamma));
+    EXPECT_TRUE(bitwise_equal(functional::adjust_gamma(cpu, gamma), functional::adjust_gamma(gpu, gamma)));
   }
 }
 

@@ -9,6 +9,7 @@
 #if defined(__CUDACC__)
 #define SV_HOST_DEVICE __host__ __device__
 #define SV_FORCE_INLINE __forceinline__
+#define SV_NOINLINE __noinline__
 #if defined(__CUDA_ARCH__)
 #define SV_UNROLL _Pragma("unroll")
 #else
@@ -17,6 +18,7 @@
 #else
 #define SV_HOST_DEVICE
 #define SV_FORCE_INLINE inline __attribute__((always_inline))
+#define SV_NOINLINE __attribute__((noinline))
 #if defined(__clang__)
 #define SV_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
