@@ -290,6 +290,7 @@ struct GammaOp {
   F in_scale = 1;    // integers: 1 / max
   F out_scale = 1;   // integers: max + 1 - 1e-3
   F zero_power = 0;  // kPow: pow_(+0, gamma)
+  bool gamma_integer = false, gamma_odd = false;  // kPow: pow_'s y_integer and y_odd of gamma
 
   SV_HOST_DEVICE SV_FORCE_INLINE F pow_gamma(F v) const;
 
@@ -328,6 +329,7 @@ SV_HOST_DEVICE SV_NOINLINE F pow_rare(F x, F y) {
 
 template <class T>
 SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> GammaOp<T>::pow_gamma(F v) const {
+#if defined(__CUDA_ARCH__)
   // pow_'s own cases, in its order: x = 1 gives 1, +0 gives 0 (gamma > 0) or inf (gamma < 0;
   // gamma is never 0 here), and a positive finite x != 1 gives exp2(gamma * log2(x)).
   if (v > F(0) && v < pmath::infinity_<F>()) {
@@ -335,6 +337,10 @@ SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> GammaOp<T>::pow_gamma(F v) const {
   }
   if (pmath::to_bits(v) == 0) return zero_power;
   return pow_rare(v, gamma);
+#else
+  // The CPU: every case by selects, so that the elementwise loop vectorises (the same bits).
+  return pmath::pow_select(v, gamma, gamma_integer, gamma_odd);
+#endif
 }
 
 template <class T>
@@ -349,6 +355,8 @@ GammaOp<T> make_gamma_op(double gamma, double gain) {
   if (op.kind == GammaOp<T>::kPow && op.gamma == F(2)) op.kind = GammaOp<T>::kSquare;
   if (op.kind == GammaOp<T>::kPow && op.gamma == F(3)) op.kind = GammaOp<T>::kCube;
   op.zero_power = pmath::pow_(F(0), op.gamma);
+  op.gamma_integer = pmath::floor_(op.gamma) == op.gamma;
+  op.gamma_odd = op.gamma_integer && pmath::floor_(op.gamma * F(0.5)) != op.gamma * F(0.5);
   op.use_gain = gain != 1.0;
   op.gain = static_cast<F>(gain);
   if constexpr (!is_float_like<T>) {

@@ -549,6 +549,37 @@ TEST(ColorGamma, InlinedPathEqualsPow) {
   check(0.0);
 }
 
+// The CPU engine's float adjust_gamma (cpu/color.cpp: pow_select in a vectorised loop, the gain
+// as a select) gives pmath::pow_'s bits for every value: random ones over many binades, the
+// special values, in runs long enough for the vector loop and its tail; with and without gain.
+TEST(ColorGamma, CpuEngineEqualsPow) {
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<double> u(-3.0, 3.0);
+  std::vector<float> values{0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -2.0f, 7.5f, std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::denorm_min(), 3e-39f, std::numeric_limits<float>::max()};
+  while (values.size() < 3 * 37 * 41) values.push_back(static_cast<float>(std::ldexp(u(rng), static_cast<int>(u(rng) * 30))));
+  Tensor img = empty({3, 37, 41}, DType::Float32, Device::cpu());
+  std::copy(values.begin(), values.end(), static_cast<float*>(img.data()));
+  for (double gamma : {0.8, 2.2, 0.45, 7.0, 4.0}) {
+    for (double gain : {1.0, 1.3}) {
+      const Tensor out = functional::adjust_gamma(img, gamma, gain);
+      const float* o = static_cast<const float*>(out.data());
+      const float g = static_cast<float>(gamma);
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        float expected = kernels::pmath::pow_(values[k], g);
+        if (gain != 1.0) expected = kernels::clamp_value(expected * static_cast<float>(gain), 0.0f, 1.0f);
+        if (std::isnan(expected)) {
+          ASSERT_TRUE(std::isnan(o[k])) << "x " << values[k] << " gamma " << gamma;
+        } else {
+          ASSERT_EQ(kernels::pmath::to_bits(expected), kernels::pmath::to_bits(o[k]))
+              << "x " << values[k] << " gamma " << gamma << " gain " << gain;
+        }
+      }
+    }
+  }
+}
+
 TEST(ColorPermuteChannels, ReordersChannels) {
   const Tensor src = random_cpu({2, 3, 5, 7}, DType::UInt8, 21);
   for (Layout layout : kAllLayouts) {
