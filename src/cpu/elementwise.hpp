@@ -51,6 +51,12 @@ SV_FORCE_INLINE void elementwise_run(const In* src, Out* dst, std::int64_t count
       return;
     }
     for (std::int64_t j = 0; j < count; ++j) dst[j] = op(src[-j], channel);
+  } else if (os0 == 1 && is0 == 0) {
+    // A broadcast row (erase's value, a constant): one value, stored as a fill the compiler
+    // vectorises (the strided loop below stored it element by element: erase of a 64x3x224x224
+    // uint8 batch ran at 0.45x torchvision's CPU speed).
+    const Out v = op(*src, channel);
+    for (std::int64_t j = 0; j < count; ++j) dst[j] = v;
   } else {
     for (std::int64_t j = 0; j < count; ++j) dst[j * os0] = op(src[j * is0], channel);
   }
