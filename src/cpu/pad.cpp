@@ -27,6 +27,7 @@ void pad_rows(const kernels::PadPlan& p, const T* in, T* out, const std::vector<
   };
   const std::int64_t len = p.row_length(), g = p.group();
   const std::int64_t ib = p.interior_begin(), ie = p.interior_end();
+  const bool constant_planar = p.border == kernels::Border::Constant && !p.interleaved;
   parallel_for(p.rows(), std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(len, 1)), [&](std::int64_t first, std::int64_t last) {
     for (std::int64_t row = first; row < last; ++row) {
       T* dst = out + row * len;
@@ -36,17 +37,30 @@ void pad_rows(const kernels::PadPlan& p, const T* in, T* out, const std::vector<
         const std::int64_t off = kernels::pad_element(p, r, e, channel);
         dst[e] = off < 0 ? fill_of(channel) : load(off);
       };
-      if (r.source < 0) {
-        for (std::int64_t e = 0; e < len; ++e) element(e);
-        continue;
+      if (constant_planar) {
+        // A planar row of a constant pad: its borders are the row's channel's fill, stored as
+        // fills (element by element through pad_element, a uint8 64x3x224x224 batch padded by 4
+        // ran at 0.68x torchvision's CPU speed).
+        const T f = fill_of(r.channel);
+        if (r.source < 0) {
+          std::fill(dst, dst + len, f);
+          continue;
+        }
+        std::fill(dst, dst + ib, f);
+        std::fill(dst + ie, dst + len, f);
+      } else {
+        if (r.source < 0) {
+          for (std::int64_t e = 0; e < len; ++e) element(e);
+          continue;
+        }
+        for (std::int64_t e = 0; e < ib; ++e) element(e);
+        for (std::int64_t e = ie; e < len; ++e) element(e);
       }
-      for (std::int64_t e = 0; e < ib; ++e) element(e);
       if (p.contiguous_runs && !RoundTrip) {
         if (ie > ib) std::memcpy(dst + ib, in + r.source + (ib - p.pad_left * g), static_cast<std::size_t>(ie - ib) * sizeof(T));
       } else {
         for (std::int64_t e = ib; e < ie; ++e) element(e);
       }
-      for (std::int64_t e = ie; e < len; ++e) element(e);
     }
   });
 }
