@@ -48,16 +48,14 @@ struct GammaPowOp {
   static constexpr bool kUsesChannel = false;
   using F = kernels::opmath_t<T>;
   F gamma, gain;
-  // Flags as int: with bool fields GCC's vectoriser found no vector type for their loads in the
+  // As int: with a bool field GCC's vectoriser found no vector type for its load in the
   // x86-64-v3 twin (cpu/simd.hpp) and left the loop scalar.
-  int gamma_integer, gamma_odd, use_gain;
+  int use_gain;
 
-  explicit GammaPowOp(const kernels::GammaOp<T>& op)
-      : gamma(op.gamma), gain(op.gain), gamma_integer(op.gamma_integer), gamma_odd(op.gamma_odd), use_gain(op.use_gain) {}
+  explicit GammaPowOp(const kernels::GammaOp<T>& op) : gamma(op.gamma), gain(op.gain), use_gain(op.use_gain) {}
 
   SV_FORCE_INLINE T operator()(T x, std::uint32_t) const {
-    const F p = kernels::mat<T>(
-        kernels::pmath::pow_select(kernels::to_opmath(x), gamma, gamma_integer != 0, gamma_odd != 0));
+    const F p = kernels::mat<T>(kernels::pmath::pow_select(kernels::to_opmath(x), gamma));
     const F gained = kernels::clamp_value(kernels::mat<T>(p * gain), F(0), F(1));
     return kernels::to_image<T>(use_gain != 0 ? gained : p);
   }

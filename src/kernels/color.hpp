@@ -290,7 +290,6 @@ struct GammaOp {
   F in_scale = 1;    // integers: 1 / max
   F out_scale = 1;   // integers: max + 1 - 1e-3
   F zero_power = 0;  // kPow: pow_(+0, gamma)
-  bool gamma_integer = false, gamma_odd = false;  // kPow: pow_'s y_integer and y_odd of gamma
 
   SV_HOST_DEVICE SV_FORCE_INLINE F pow_gamma(F v) const;
 
@@ -339,7 +338,7 @@ SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> GammaOp<T>::pow_gamma(F v) const {
   return pow_rare(v, gamma);
 #else
   // The CPU: every case by selects, so that the elementwise loop vectorises (the same bits).
-  return pmath::pow_select(v, gamma, gamma_integer, gamma_odd);
+  return pmath::pow_select(v, gamma);
 #endif
 }
 
@@ -355,8 +354,6 @@ GammaOp<T> make_gamma_op(double gamma, double gain) {
   if (op.kind == GammaOp<T>::kPow && op.gamma == F(2)) op.kind = GammaOp<T>::kSquare;
   if (op.kind == GammaOp<T>::kPow && op.gamma == F(3)) op.kind = GammaOp<T>::kCube;
   op.zero_power = pmath::pow_(F(0), op.gamma);
-  op.gamma_integer = pmath::floor_(op.gamma) == op.gamma;
-  op.gamma_odd = op.gamma_integer && pmath::floor_(op.gamma * F(0.5)) != op.gamma * F(0.5);
   op.use_gain = gain != 1.0;
   op.gain = static_cast<F>(gain);
   if constexpr (!is_float_like<T>) {

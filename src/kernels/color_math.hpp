@@ -94,25 +94,20 @@ SV_HOST_DEVICE SV_FORCE_INLINE float divide_unit(float a, float b) {
 #endif
 }
 
-// x = m * 2^e with m in [sqrt(1/2), sqrt(2)), for finite x > 0 (subnormals included).
+// x = m * 2^e with m in [sqrt(1/2), sqrt(2)), for finite x > 0 (subnormals included). Selects,
+// no branches: the CPU's vectorised gamma loop runs it, and nvcc predicates it either way.
 template <class F>
 SV_HOST_DEVICE SV_FORCE_INLINE F split_exponent(F x, int& e) {
   using B = FloatBits<F>;
   using U = typename B::U;
-  int adjust = 0;
-  if (x < exp2_int<F>(B::kMinExp)) {  // subnormal: scale into the normal range first (exact)
-    x *= exp2_int<F>(B::kMantissa + 1);
-    adjust = -(B::kMantissa + 1);
-  }
-  const U u = to_bits(x);
-  e = static_cast<int>(u >> B::kMantissa) - B::kBias + adjust;
+  const bool subnormal = x < exp2_int<F>(B::kMinExp);  // scaled into the normal range first (exact)
+  const U u = to_bits(subnormal ? x * exp2_int<F>(B::kMantissa + 1) : x);
+  e = static_cast<int>(u >> B::kMantissa) - B::kBias + (subnormal ? -(B::kMantissa + 1) : 0);
   const U mantissa_mask = (U(1) << B::kMantissa) - 1;
-  F m = from_bits<F>((u & mantissa_mask) | (static_cast<U>(B::kBias) << B::kMantissa));  // [1, 2)
-  if (m > F(1.4142135623730951)) {
-    m *= F(0.5);
-    ++e;
-  }
-  return m;
+  const F m = from_bits<F>((u & mantissa_mask) | (static_cast<U>(B::kBias) << B::kMantissa));  // [1, 2)
+  const bool upper = m > F(1.4142135623730951);
+  e = upper ? e + 1 : e;
+  return upper ? m * F(0.5) : m;
 }
 
 // Natural log of m in [sqrt(1/2), sqrt(2)): 2 atanh(s) with s = (m-1)/(m+1), a series in s^2.
@@ -224,9 +219,10 @@ SV_HOST_DEVICE SV_FORCE_INLINE F pow_(F x, F y) {
 }
 
 // ---- the same functions with selects instead of branches --------------------------------------
-// Bit for bit exp2_, log2_ and pow_, every case computed and the right one selected, so that a
-// CPU loop over them vectorises (the branches kept GCC from it: float32 adjust_gamma ran at 0.2x
-// torchvision's CPU speed). The GPU keeps the branches: its warps mostly agree on them.
+// Bit for bit exp2_ and pow_, every case computed and the right one selected, so that a CPU loop
+// over them vectorises (the branches kept GCC from it: float32 adjust_gamma ran at 0.2x
+// torchvision's CPU speed; log2_ has no branches). The GPU keeps the branches: its warps mostly
+// agree on them.
 
 // exp2_(t).
 template <class F>
@@ -248,31 +244,16 @@ SV_HOST_DEVICE SV_FORCE_INLINE F exp2_select(F t) {
   return nan ? t : r;
 }
 
-// log2_(x) for finite x > 0.
+// pow_(x, y). (In a loop over x, the compiler hoists y's tests.)
 template <class F>
-SV_HOST_DEVICE SV_FORCE_INLINE F log2_select(F x) {
-  using B = FloatBits<F>;
-  using U = typename B::U;
-  const bool subnormal = x < exp2_int<F>(B::kMinExp);
-  const F scaled = subnormal ? x * exp2_int<F>(B::kMantissa + 1) : x;
-  const U u = to_bits(scaled);
-  int e = static_cast<int>(u >> B::kMantissa) - B::kBias + (subnormal ? -(B::kMantissa + 1) : 0);
-  const U mantissa_mask = (U(1) << B::kMantissa) - 1;
-  F m = from_bits<F>((u & mantissa_mask) | (static_cast<U>(B::kBias) << B::kMantissa));
-  const bool upper = m > F(1.4142135623730951);
-  m = upper ? m * F(0.5) : m;
-  e = upper ? e + 1 : e;
-  return fma_(log_reduced(m), F(1.4426950408889634), static_cast<F>(e));
-}
-
-// pow_(x, y), given pow_'s y_integer = (floor(y) == y) and y_odd = y_integer && floor(y / 2) != y / 2.
-template <class F>
-SV_HOST_DEVICE SV_FORCE_INLINE F pow_select(F x, F y, bool y_integer, bool y_odd) {
+SV_HOST_DEVICE SV_FORCE_INLINE F pow_select(F x, F y) {
   using U = typename FloatBits<F>::U;
+  const bool y_integer = floor_(y) == y;
+  const bool y_odd = y_integer & (floor_(y * F(0.5)) != y * F(0.5));  // &: a branch here kept GCC from vectorising
   const F inf = infinity_<F>();
   const F magnitude = from_bits<F>(to_bits(x) & ~(U(1) << (8 * sizeof(F) - 1)));  // -x for x < 0
   const bool ordinary = magnitude > F(0) && magnitude < inf;                      // not NaN either
-  F r = exp2_select(y * log2_select(ordinary ? magnitude : F(2)));
+  F r = exp2_select(y * log2_(ordinary ? magnitude : F(2)));
   r = magnitude == F(1) ? F(1) : r;
   r = magnitude == inf ? (y > F(0) ? inf : F(0)) : r;
   r = magnitude == F(0) ? (y > F(0) ? F(0) : inf) : r;
