@@ -389,6 +389,12 @@ PlaneKernelArgs plane_kernel_args(const kernels::ImageBatch& src, const kernels:
           static_cast<std::uint32_t>(dst.n * dst.c), g.planes_per_group, g.div_w};
 }
 
+// This thread's output pixel (y, x), or false past the last row.
+__device__ SV_FORCE_INLINE bool output_pixel(const PlaneKernelArgs& a, std::uint32_t& y, std::uint32_t& x) {
+  a.div_w.divmod(blockIdx.x * kBlockThreads + threadIdx.x, y, x);
+  return y < static_cast<std::uint32_t>(a.dst_h);
+}
+
 struct PassArgs : PlaneKernelArgs {
   int row_words;  // word path: whole 32-bit words in a source row (0: word path off)
   bool horizontal;
@@ -396,10 +402,8 @@ struct PassArgs : PlaneKernelArgs {
 };
 
 __global__ void __launch_bounds__(kBlockThreads) int16_pass_kernel(PassArgs a) {
-  const std::uint32_t pixel = blockIdx.x * kBlockThreads + threadIdx.x;
   std::uint32_t y, x;
-  a.div_w.divmod(pixel, y, x);
-  if (y >= static_cast<std::uint32_t>(a.dst_h)) return;
+  if (!output_pixel(a, y, x)) return;
   const int i = a.horizontal ? static_cast<int>(x) : static_cast<int>(y);
   const int start = a.t.xmin[i], n = a.t.xsize[i], pairs = pair_count(n);
   const unsigned* w = a.t.pairs + i;  // pair p at w[p * size]
@@ -477,10 +481,8 @@ __device__ SV_FORCE_INLINE DirectTaps direct_taps(const Int16Table& t, int i, st
 }
 
 __global__ void __launch_bounds__(kBlockThreads) int16_direct_kernel(DirectArgs a) {
-  const std::uint32_t pixel = blockIdx.x * kBlockThreads + threadIdx.x;
   std::uint32_t y, x;
-  a.div_w.divmod(pixel, y, x);
-  if (y >= static_cast<std::uint32_t>(a.dst_h)) return;
+  if (!output_pixel(a, y, x)) return;
   const DirectTaps tx = direct_taps(a.tx, static_cast<int>(x), a.src_sw);
   const DirectTaps ty = direct_taps(a.ty, static_cast<int>(y), a.src_sh);
   const int px = *a.tx.precision, py = *a.ty.precision;
