@@ -173,10 +173,6 @@ void copy_rgb_items(const T* src, std::int64_t src_step, T* dst, std::int64_t co
   move_items<3>(src + (count - 1) * src_step, dst + 3 * (count - 1));
 }
 
-}  // namespace
-
-namespace {
-
 // The blocks are 16-byte vectors, moved through memcpy (unaligned, and no aliasing question): 32-byte
 // stores, half of them split across cache lines in a pad's rows, were slower, and a char-array
 // temporary was also stored to the stack at -O3.
