@@ -9,7 +9,7 @@ setting runs in its own process: streamvision reads STREAMVISION_NUM_THREADS onc
 torch.set_num_threads, and torch's OpenMP threads, which spin for a while after each torch op,
 do not take the cores while streamvision is timed.
 
-    python bench/bench_cpu.py [--threads 1,all] [--filter SUBSTRING] [--repeats N] [--quick]
+    python bench/bench_cpu.py [--threads 1,all] [--filter SUBSTRING] [--repeats N] [--rounds N] [--quick]
 """
 
 import argparse
@@ -141,6 +141,8 @@ def main():
     parser.add_argument("--threads", default="1,all", help="comma-separated thread counts; 'all' = os.cpu_count()")
     parser.add_argument("--filter", default="", help="only cases whose 'op | input | dtype' contains this")
     parser.add_argument("--repeats", type=int, default=15, help="timed runs per case (fewer for slow cases)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="alternate the two libraries' processes this many times; each case reports the median of its medians")
     parser.add_argument("--quick", action="store_true", help="a 16-image batch instead of 64 (for CI smoke runs)")
     parser.add_argument("--child", choices=["sv", "tv"], help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -157,18 +159,28 @@ def main():
     # Each library in a process of its own: torch's OpenMP threads spin for milliseconds after
     # each torch op, and on a small machine they would take the cores streamvision's pool runs
     # on if both were timed in one process.
-    for n in counts:
-        env = dict(os.environ, STREAMVISION_NUM_THREADS=str(n), OMP_NUM_THREADS=str(n))
-        for lib in ("tv", "sv"):
-            cmd = [sys.executable, os.path.abspath(__file__), "--child", lib, "--repeats", str(args.repeats)]
-            if args.filter:
-                cmd += ["--filter", args.filter]
-            if args.quick:
-                cmd.append("--quick")
-            out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
-            for line in out.splitlines():
-                op_name, input_name, dtype, t = line.split("\t")
-                rows.setdefault((op_name, input_name, dtype), {}).setdefault(n, {})[lib] = None if t == "None" else float(t)
+    # On a shared VM the host's speed drifts over minutes: with --rounds N the processes alternate
+    # N times (tv, sv, tv, sv, ...) and each case reports the median of its N medians, so that a
+    # burst of neighbours' load, or a quiet moment, in one library's process moves neither side.
+    for _ in range(args.rounds):
+        for n in counts:
+            env = dict(os.environ, STREAMVISION_NUM_THREADS=str(n), OMP_NUM_THREADS=str(n))
+            for lib in ("tv", "sv"):
+                cmd = [sys.executable, os.path.abspath(__file__), "--child", lib, "--repeats", str(args.repeats)]
+                if args.filter:
+                    cmd += ["--filter", args.filter]
+                if args.quick:
+                    cmd.append("--quick")
+                out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+                for line in out.splitlines():
+                    op_name, input_name, dtype, t = line.split("\t")
+                    runs = rows.setdefault((op_name, input_name, dtype), {}).setdefault(n, {}).setdefault(lib, [])
+                    if t != "None":
+                        runs.append(float(t))
+    for by_n in rows.values():
+        for by_lib in by_n.values():
+            for lib, runs in by_lib.items():
+                by_lib[lib] = statistics.median(runs) if runs else None
 
     def ms(v):
         return "n/a" if v is None else f"{v:.2f}"
@@ -178,7 +190,8 @@ def main():
 
     print(f"streamvision {streamvision.__version__}, torch {torch.__version__}, torchvision {torchvision.__version__}, "
           f"{os.cpu_count()} CPUs, torch CPU capability {torch.backends.cpu.get_cpu_capability()}")
-    print("times: median ms; ratio = torchvision / streamvision (above 1: streamvision faster)\n")
+    rounds = f" (the median of {args.rounds} rounds' medians)" if args.rounds > 1 else ""
+    print(f"times: median ms{rounds}; ratio = torchvision / streamvision (above 1: streamvision faster)\n")
     header = "| op | input | dtype |" + "".join(f" sv {n}T | tv {n}T | ratio {n}T |" for n in counts)
     print(header)
     print("|" + "---|" * (3 + 3 * len(counts)))
