@@ -9,7 +9,10 @@ setting runs in its own process: streamvision reads STREAMVISION_NUM_THREADS onc
 torch.set_num_threads, and torch's OpenMP threads, which spin for a while after each torch op,
 do not take the cores while streamvision is timed.
 
-    python bench/bench_cpu.py [--threads 1,all] [--filter SUBSTRING] [--repeats N] [--rounds N] [--quick]
+    python bench/bench_cpu.py [--threads 1,all] [--filter SUBSTRING] [--repeats N] [--rounds N] [--interleave] [--quick]
+
+With --interleave both libraries run in one process, call by call, and torch's OpenMP threads
+sleep between ops instead of spinning: on a shared VM whose speed drifts, the steadier comparison.
 """
 
 import argparse
@@ -114,6 +117,27 @@ def median_ms(fn, repeats):
     return statistics.median(times) * 1e3
 
 
+def median_ms_pair(fns, repeats):
+    """median_ms of each function, their calls alternated (a, b, a, b, ...): both see the same
+    moments of the host, whose speed drifts by tens of percent over minutes on a shared VM."""
+    for fn in fns:
+        median_ms(fn, 1)  # warm-up only
+    once = max(statistics.median([_time(fn) for _ in range(3)]) for fn in fns)
+    cap = 200 if once < 2e-3 else repeats
+    runs = max(3, min(cap, int(2.0 / max(len(fns) * once, 1e-6))))
+    times = [[] for _ in fns]
+    for _ in range(runs):
+        for fn, t in zip(fns, times):
+            t.append(_time(fn))
+    return [statistics.median(t) * 1e3 for t in times]
+
+
+def _time(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
 def child(args):
     """Measures every case with the thread count this process was started with; prints TSV."""
     import torch
@@ -127,13 +151,23 @@ def child(args):
         if args.filter and args.filter not in name:
             continue
         x = make()
-        module, label = (TF, "torchvision") if args.child == "tv" else (F, "streamvision")
-        try:
-            t = median_ms(lambda: op(module, x), args.repeats)
-        except Exception as e:  # torchvision lacks some dtype/op pairs
-            t = None
-            print(f"# {label} {name}: {type(e).__name__}: {e}", file=sys.stderr)
-        print(f"{op_name}\t{input_name}\t{dtype}\t{t}", flush=True)
+        libs = {"tv": (TF, "torchvision"), "sv": (F, "streamvision")}
+        chosen = ["tv", "sv"] if args.child == "both" else [args.child]
+        usable = []
+        for lib in chosen:
+            module, label = libs[lib]
+            try:
+                op(module, x)
+                usable.append(lib)
+            except Exception as e:  # torchvision lacks some dtype/op pairs
+                print(f"# {label} {name}: {type(e).__name__}: {e}", file=sys.stderr)
+        fns = [lambda m=libs[lib][0]: op(m, x) for lib in usable]
+        if len(fns) == 2:
+            times = dict(zip(usable, median_ms_pair(fns, args.repeats)))
+        else:
+            times = {lib: median_ms(fn, args.repeats) for lib, fn in zip(usable, fns)}
+        for lib in chosen:
+            print(f"{lib}\t{op_name}\t{input_name}\t{dtype}\t{times.get(lib)}", flush=True)
 
 
 def main():
@@ -144,7 +178,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=1,
                         help="alternate the two libraries' processes this many times; each case reports the median of its medians")
     parser.add_argument("--quick", action="store_true", help="a 16-image batch instead of 64 (for CI smoke runs)")
-    parser.add_argument("--child", choices=["sv", "tv"], help=argparse.SUPPRESS)
+    parser.add_argument("--interleave", action="store_true",
+                        help="both libraries in one process, their calls alternated (torch's OpenMP threads told "
+                             "to sleep between ops, OMP_WAIT_POLICY=PASSIVE); the steadier comparison on a shared VM")
+    parser.add_argument("--child", choices=["sv", "tv", "both"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
@@ -165,7 +202,9 @@ def main():
     for _ in range(args.rounds):
         for n in counts:
             env = dict(os.environ, STREAMVISION_NUM_THREADS=str(n), OMP_NUM_THREADS=str(n))
-            for lib in ("tv", "sv"):
+            if args.interleave:
+                env["OMP_WAIT_POLICY"] = "PASSIVE"
+            for lib in ("both",) if args.interleave else ("tv", "sv"):
                 cmd = [sys.executable, os.path.abspath(__file__), "--child", lib, "--repeats", str(args.repeats)]
                 if args.filter:
                     cmd += ["--filter", args.filter]
@@ -173,7 +212,7 @@ def main():
                     cmd.append("--quick")
                 out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
                 for line in out.splitlines():
-                    op_name, input_name, dtype, t = line.split("\t")
+                    lib, op_name, input_name, dtype, t = line.split("\t")
                     runs = rows.setdefault((op_name, input_name, dtype), {}).setdefault(n, {}).setdefault(lib, [])
                     if t != "None":
                         runs.append(float(t))
@@ -191,6 +230,8 @@ def main():
     print(f"streamvision {streamvision.__version__}, torch {torch.__version__}, torchvision {torchvision.__version__}, "
           f"{os.cpu_count()} CPUs, torch CPU capability {torch.backends.cpu.get_cpu_capability()}")
     rounds = f" (the median of {args.rounds} rounds' medians)" if args.rounds > 1 else ""
+    if args.interleave:
+        rounds += ", both libraries' calls alternated in one process (OMP_WAIT_POLICY=PASSIVE)"
     print(f"times: median ms{rounds}; ratio = torchvision / streamvision (above 1: streamvision faster)\n")
     header = "| op | input | dtype |" + "".join(f" sv {n}T | tv {n}T | ratio {n}T |" for n in counts)
     print(header)

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cpu/elementwise.hpp"
 #include "cpu/parallel.hpp"
-#include "cpu/simd.hpp"
 #include "core/tensor_views.hpp"
 #include "kernels/pad_plan.hpp"
 #include "streamvision/functional/pad.hpp"
@@ -13,35 +13,6 @@
 namespace streamvision::cpu {
 
 namespace {
-
-// Copies n bytes. glibc's memcpy moved the rows of a float32 pad at 60-65 % of this loop's speed
-// on the development machine (an AMD EPYC): 7,680-byte rows of a 1080p image 2.5 against 1.5 ms,
-// 896-byte rows of a 64x3x224x224 batch 4.2 against 2.7 ms; rows of 256 bytes or fewer it copies
-// as fast or faster (uint8 224-byte rows). The blocks are 16-byte vectors: 32-byte stores, half
-// of them split across cache lines in these rows, were slower, and a char-array temporary was
-// stored to the stack as well at -O3.
-using Block16 = unsigned char __attribute__((vector_size(16), aligned(1), __may_alias__));
-
-SV_CPU_CLONES void copy_long_run(unsigned char* __restrict dst, const unsigned char* __restrict src, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const Block16 a = *reinterpret_cast<const Block16*>(src + i), b = *reinterpret_cast<const Block16*>(src + i + 16);
-    const Block16 c = *reinterpret_cast<const Block16*>(src + i + 32), d = *reinterpret_cast<const Block16*>(src + i + 48);
-    *reinterpret_cast<Block16*>(dst + i) = a;
-    *reinterpret_cast<Block16*>(dst + i + 16) = b;
-    *reinterpret_cast<Block16*>(dst + i + 32) = c;
-    *reinterpret_cast<Block16*>(dst + i + 48) = d;
-  }
-  std::memcpy(dst + i, src + i, n - i);
-}
-
-inline void copy_run(void* dst, const void* src, std::size_t n) {
-  if (n <= 256) {
-    std::memcpy(dst, src, n);
-  } else {
-    copy_long_run(static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), n);
-  }
-}
 
 template <class T, bool RoundTrip>
 void pad_rows(const kernels::PadPlan& p, const T* in, T* out, const std::vector<std::uint64_t>& fill_bits) {
@@ -87,7 +58,7 @@ void pad_rows(const kernels::PadPlan& p, const T* in, T* out, const std::vector<
       // borders' reads hit the cache (reading the row's ends first made them the misses).
       if (copy_interior) {
         if (ie > ib) {
-          copy_run(dst + ib, in + r.source + offsets[static_cast<std::size_t>(ib)], static_cast<std::size_t>(ie - ib) * sizeof(T));
+          copy_bytes(dst + ib, in + r.source + offsets[static_cast<std::size_t>(ib)], static_cast<std::size_t>(ie - ib) * sizeof(T));
         }
       } else {
         for (std::int64_t e = ib; e < ie; ++e) dst[e] = load(r.source + offsets[static_cast<std::size_t>(e)]);

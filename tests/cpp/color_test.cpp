@@ -639,6 +639,29 @@ TEST(ColorPermuteChannels, ReordersChannels) {
   EXPECT_TRUE(bitwise_equal(many.select(0, 1), out.select(0, 3)));
 }
 
+// Channels-last images take a one-pass pixel permutation: every element size, 3 and 4 channels,
+// repeated and negative indices, batches and a sliced window; the output keeps channels-last.
+TEST(ColorPermuteChannels, ChannelsLastPixelsEveryItemSize) {
+  std::uint64_t seed = 40;
+  for (DType dtype : {DType::UInt8, DType::UInt16, DType::Float32, DType::Float64}) {
+    for (const Dims& shape : {Dims{3, 5, 37}, Dims{2, 3, 4, 9}, Dims{4, 6, 33}, Dims{2, 2, 4, 7, 5}}) {
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      const std::int64_t c = shape[shape.size() - 3];
+      const std::vector<std::int64_t> perm = c == 3 ? std::vector<std::int64_t>{2, -3, 1} : std::vector<std::int64_t>{3, 3, -4, 1};
+      for (Layout layout : {Layout::ChannelsLast, Layout::Sliced}) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor in = with_layout(src, layout, Device::cpu());
+        const Tensor out = functional::permute_channels(in, perm);
+        for (std::int64_t k = 0; k < c; ++k) {
+          const std::int64_t from = perm[static_cast<std::size_t>(k)] < 0 ? perm[static_cast<std::size_t>(k)] + c : perm[static_cast<std::size_t>(k)];
+          EXPECT_TRUE(bitwise_equal(src.select(-3, from), out.select(-3, k)));
+        }
+        EXPECT_TRUE(bitwise_equal(src, in));
+      }
+    }
+  }
+}
+
 // ---- adjust_sharpness ----------------------------------------------------------------------------
 
 template <class T>
