@@ -75,13 +75,15 @@ SV_HOST_DEVICE SV_FORCE_INLINE F exp2_int(int n) {
   return from_bits<F>(static_cast<typename B::U>(n + B::kBias) << B::kMantissa);
 }
 
-// a / b for operands whose quotient's fast path is exact: a = 0 or 2^-24 <= |a| <= 1, and b in
-// [2^-16, 4] (adjust_hue's integer-image quotients; log_reduced's (m - 1) / (m + 1)). On the
+// a / b for operands whose quotient's fast path is exact: a = 0 or 2^-90 <= |a| <= 4, and b in
+// [2^-90, 4] (adjust_hue's finite-path quotients; log_reduced's (m - 1) / (m + 1)): far from the
+// exponents for which the range check sends a division to the slow path (divisors and quotients
+// near the denormal or overflow range, residuals a - b q below 2^-126). On the
 // GPU: the fast path of the compiler's own IEEE division (approximate reciprocal, one Newton step,
 // one correction; its SASS in bench/RESULTS.md, eleventh session) without the range check (FCHK)
 // and the slow-path call that such operands never take: the same bits in fewer instructions and
-// no branch. The CUDA tests that cover every uint8 colour through adjust_hue and every float32
-// mantissa through adjust_gamma compare it with the CPU's IEEE division.
+// no branch. The CUDA tests that cover every uint8 colour through adjust_hue, float32 hue down to
+// 2^-64 and every float32 mantissa through adjust_gamma compare it with the CPU's IEEE division.
 SV_HOST_DEVICE SV_FORCE_INLINE float divide_unit(float a, float b) {
 #if defined(__CUDA_ARCH__)
   float r;

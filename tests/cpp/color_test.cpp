@@ -580,6 +580,48 @@ TEST(ColorGamma, CpuEngineEqualsPow) {
   }
 }
 
+// Float adjust_hue takes the finite path (kernels/color_hsv.hpp) for pixels whose channels are +0
+// or in [2^-64, 1]: it must give the general path's bits there. Random values, values near the
+// 2^-64 bound and near 1, ties of two and three channels, zeros; several factors.
+TEST(ColorHue, FloatFinitePathEqualsGeneralPath) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-64, 0);
+  const auto value = [&](int kind) {
+    switch (kind % 6) {
+      case 0: return unit(rng);
+      case 1: return std::ldexp(0.5f + 0.5f * unit(rng), exponent(rng));  // any binade down to 2^-64
+      case 2: return std::nextafter(1.0f, 0.0f) * (1.0f - unit(rng) * 1e-6f);
+      case 3: return 0.0f;
+      case 4: return 1.0f;
+      default: return std::ldexp(1.0f, -64) * (1.0f + unit(rng));
+    }
+  };
+  int ordinary = 0;
+  for (double factor : {-0.5, -0.17, 0.0, 0.1, 0.33, 0.5}) {
+    const auto op = kernels::make_hue_op<float>(factor);
+    for (int trial = 0; trial < 40000; ++trial) {
+      float x[3] = {value(static_cast<int>(rng())), value(static_cast<int>(rng())), value(static_cast<int>(rng()))};
+      if (trial % 5 == 0) x[1] = x[0];
+      if (trial % 7 == 0) x[2] = x[0];
+      if (!(kernels::hue_ordinary(x[0]) && kernels::hue_ordinary(x[1]) && kernels::hue_ordinary(x[2]))) continue;
+      ++ordinary;
+      float fast[3], general[3];
+      op.shift<true>(x[0], x[1], x[2], fast[0], fast[1], fast[2]);
+      op.shift<false>(x[0], x[1], x[2], general[0], general[1], general[2]);
+      for (int c = 0; c < 3; ++c) {
+        ASSERT_EQ(kernels::pmath::to_bits(general[c]), kernels::pmath::to_bits(fast[c]))
+            << "factor " << factor << ", pixel (" << x[0] << ", " << x[1] << ", " << x[2] << "), channel " << c;
+      }
+    }
+  }
+  EXPECT_GT(ordinary, 200000);
+  // The bound itself: -0, NaN, values above 1 and below 2^-64 are not ordinary.
+  EXPECT_TRUE(kernels::hue_ordinary(0.0f) && kernels::hue_ordinary(1.0f) && kernels::hue_ordinary(std::ldexp(1.0f, -64)));
+  EXPECT_FALSE(kernels::hue_ordinary(-0.0f) || kernels::hue_ordinary(std::nextafter(1.0f, 2.0f)) ||
+               kernels::hue_ordinary(std::ldexp(1.0f, -65)) || kernels::hue_ordinary(std::nanf("")));
+}
+
 TEST(ColorPermuteChannels, ReordersChannels) {
   const Tensor src = random_cpu({2, 3, 5, 7}, DType::UInt8, 21);
   for (Layout layout : kAllLayouts) {
@@ -854,6 +896,37 @@ TEST(Color, GammaEveryMantissaCudaEqualsCpu) {
   for (double gamma : {0.8, 2.2, 0.45, 7.0}) {
     SCOPED_TRACE("gamma " + std::to_string(gamma));
     EXPECT_TRUE(bitwise_equal(functional::adjust_gamma(cpu, gamma), functional::adjust_gamma(gpu, gamma)));
+  }
+}
+
+// float32 adjust_hue on the GPU, finite path (two divisions without the range check) and general
+// path: channels in every binade from 2^-70 to 1, ties, zeros, ones and values outside [0, 1]
+// (negative, -0, above 1, NaN, inf), CUDA equal to the CPU bit for bit.
+TEST(Color, HueFloatEveryBinadeCudaEqualsCpu) {
+  SV_REQUIRE_GPU();
+  constexpr std::int64_t kSide = 1024;
+  Tensor cpu = empty({2, 3, kSide, kSide}, DType::Float32, Device::cpu());
+  auto* data = static_cast<float*>(cpu.data());
+  std::mt19937 rng(37);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  const float special[] = {0.0f, -0.0f, 1.0f, -0.5f, 1.5f, std::numeric_limits<float>::infinity(), std::nanf("")};
+  const std::int64_t plane = kSide * kSide;
+  for (std::int64_t n = 0; n < 2; ++n) {
+    for (std::int64_t p = 0; p < plane; ++p) {
+      float* px = data + n * 3 * plane + p;
+      for (int c = 0; c < 3; ++c) {
+        const std::uint32_t pick = static_cast<std::uint32_t>(rng());
+        float v = std::ldexp(0.5f + 0.5f * unit(rng), -static_cast<int>(pick % 71));  // 2^-70 .. 1
+        if (n == 1 && pick % 97 == 0) v = special[(pick >> 8) % 7];  // the second image: some specials
+        if (pick % 13 == 0) v = px[0];                                 // ties with channel 0
+        px[c * plane] = v;
+      }
+    }
+  }
+  const Tensor gpu = to_device(cpu, kGpu);
+  for (double f : {-0.5, -0.21, 0.0, 0.1, 0.37, 0.5}) {
+    SCOPED_TRACE("hue " + std::to_string(f));
+    EXPECT_TRUE(bitwise_equal(functional::adjust_hue(cpu, f), functional::adjust_hue(gpu, f)));
   }
 }
 
