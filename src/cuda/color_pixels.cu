@@ -26,8 +26,15 @@ void rgb_to_grayscale(const Tensor& input, const Tensor& output, const Stream& s
 void adjust_saturation(const Tensor& input, const Tensor& output, double factor, const Stream& stream) {
   detail::ColorDTypes::dispatch(input.dtype(), "adjust_saturation", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    launch_pixels<T>(detail::image_batch(input), detail::image_batch(output), kernels::SaturationOp<T>{kernels::BlendFactors<T>::make(factor)},
-                     stream, "adjust_saturation");
+    const kernels::BlendFactors<T> factors = kernels::BlendFactors<T>::make(factor);
+    const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
+    if constexpr (std::is_same_v<T, std::uint8_t>) {
+      if (factors.ratio >= 0.0f && factors.ratio <= 1.0f && factors.other >= 0.0f && factors.other <= 1.0f) {
+        launch_pixels<T>(in, out, kernels::SaturationOp<T, true>{factors}, stream, "adjust_saturation");
+        return;
+      }
+    }
+    launch_pixels<T>(in, out, kernels::SaturationOp<T>{factors}, stream, "adjust_saturation");
   });
 }
 

@@ -867,7 +867,9 @@ TEST(Color, PixelQuadsEveryColourCudaEqualsCpu) {
   };
   expect_equal("grayscale", [](const Tensor& x) { return functional::rgb_to_grayscale(x); });
   expect_equal("grayscale 3", [](const Tensor& x) { return functional::rgb_to_grayscale(x, 3); });
-  for (double f : {0.0, 0.4, 1.9, 40.0}) {
+  // Factors in [0, 1] take the quad form without clamps (kernels::SaturationOp's Convex), the
+  // others the clamped one; 1 - 1e-7 and 1 are its edges.
+  for (double f : {0.0, 0.4, 0.6, 1.0 - 1e-7, 1.0, 1.0 + 1e-7, 1.9, 40.0}) {
     expect_equal("saturation " + std::to_string(f), [f](const Tensor& x) { return functional::adjust_saturation(x, f); });
   }
   for (double f : {-0.5, -0.21, 0.0, 0.1, 0.37, 0.5}) {
