@@ -88,29 +88,15 @@ __global__ void __launch_bounds__(kQuadThreads)
 
   // Row y as six values: the columns x0 - 1 .. x0 + 4. The outer two come from the neighbouring
   // lanes; a warp's first and last lanes load theirs. A column outside the image is never used
-  // (its neighbour is a border pixel), so it is left at 0. A row is fetched (its loads issued) one
-  // iteration before it is expanded (the shuffles and conversions, which wait for the loads): with
-  // the load and its shuffles back to back, each thread had one row in flight and the kernel
-  // waited on memory (float32 at ~80 % of the copy bandwidth on the H200).
-  struct RawRow {
-    Quad<T> q;
-    T left, right;
-  };
-  auto fetch_row = [&](std::uint32_t y) {
-    RawRow raw{};
-    const T* r = src + static_cast<std::int64_t>(y) * in.stride_h;
-    if (active) raw.q = load_aligned_quad(r);
-    if (lane == 0 && active && x0 > 0) raw.left = r[-1];
-    if (lane == 31 && active && x0 + 4 < g.w) raw.right = r[4];
-    return raw;
-  };
-  auto expand_row = [&](const RawRow& raw, F (&row)[6]) {
+  // (its neighbour is a border pixel), so it is left at 0.
+  auto load_row = [&](std::uint32_t y, F (&row)[6]) {
     F q[4] = {F(0), F(0), F(0), F(0)};
-    if (active) quad_values(raw.q, q);
+    const T* r = src + static_cast<std::int64_t>(y) * in.stride_h;
+    if (active) quad_values(load_aligned_quad(r), q);
     F left = __shfl_up_sync(0xffffffffu, q[3], 1);
     F right = __shfl_down_sync(0xffffffffu, q[0], 1);
-    if (lane == 0) left = kernels::to_opmath(raw.left);
-    if (lane == 31) right = kernels::to_opmath(raw.right);
+    if (lane == 0) left = active && x0 > 0 ? kernels::to_opmath(r[-1]) : F(0);
+    if (lane == 31) right = active && x0 + 4 < g.w ? kernels::to_opmath(r[4]) : F(0);
     row[0] = left;
 #pragma unroll
     for (int i = 0; i < 4; ++i) row[i + 1] = q[i];
@@ -120,16 +106,12 @@ __global__ void __launch_bounds__(kQuadThreads)
   const std::uint32_t y_begin = strip * kStripRows;
   const std::uint32_t y_end = min(y_begin + kStripRows, g.h);
   F above[6] = {}, here[6], below[6] = {};
-  if (y_begin > 0) expand_row(fetch_row(y_begin - 1), above);
-  expand_row(fetch_row(y_begin), here);
-  RawRow next{};  // row y + 1, fetched
-  if (y_begin + 1 < g.h) next = fetch_row(y_begin + 1);
+  if (y_begin > 0) load_row(y_begin - 1, above);
+  load_row(y_begin, here);
   // Unrolled by 3 so that the rows' rotation at the loop's end is register renaming, not moves.
 #pragma unroll 3
   for (std::uint32_t y = y_begin; y < y_end; ++y) {
-    RawRow ahead{};  // row y + 2: the strip's last output row reads row y_end (uniform across the block)
-    if (y + 2 <= y_end && y + 2 < g.h) ahead = fetch_row(y + 2);
-    if (y + 1 < g.h) expand_row(next, below);
+    if (y + 1 < g.h) load_row(y + 1, below);  // uniform across the block
     if (active) {
       Quad<T> result;
       auto sharpen_at = [&](int i) {
@@ -156,7 +138,6 @@ __global__ void __launch_bounds__(kQuadThreads)
       above[i] = here[i];
       here[i] = below[i];
     }
-    next = ahead;
   }
 }
 
