@@ -18,20 +18,12 @@
 
 namespace streamvision::kernels {
 
-// Byte k of w as a float, exactly.
-SV_HOST_DEVICE SV_FORCE_INLINE float word_byte(std::uint32_t w, int k) {
-#if defined(__CUDA_ARCH__)
-  return __int_as_float(static_cast<int>(__byte_perm(w, 0x4b000000u, 0x7440u + static_cast<unsigned>(k)))) - 8388608.0f;
-#else
-  return static_cast<float>((w >> (8 * k)) & 0xffu);
-#endif
-}
-
-// word_byte with 2^23's bits (0x4b000000) passed in: when they come from a kernel argument, ptxas
-// keeps them in a register (or the constant bank) and makes each conversion's selector the
-// immediate. Given the constant, it does the reverse and holds every conversion's selector in a
-// register of its own, one MOV each (49 in the uint8 saturation kernel's 475 instructions).
-SV_HOST_DEVICE SV_FORCE_INLINE float word_byte(std::uint32_t w, int k, std::uint32_t two23) {
+// Byte k of w as a float, exactly. two23 holds 2^23's bits, 0x4b000000. A kernel that passes
+// them in as an argument lets ptxas keep them in a register (or the constant bank) and make each
+// conversion's selector the immediate. Given the constant, ptxas does the reverse and holds every
+// conversion's selector in a register of its own, one MOV each (49 in the uint8 saturation
+// kernel's 475 instructions).
+SV_HOST_DEVICE SV_FORCE_INLINE float word_byte(std::uint32_t w, int k, std::uint32_t two23 = 0x4b000000u) {
 #if defined(__CUDA_ARCH__)
   return __int_as_float(static_cast<int>(__byte_perm(w, two23, 0x7440u + static_cast<unsigned>(k)))) - 8388608.0f;
 #else
