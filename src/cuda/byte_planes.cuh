@@ -16,6 +16,8 @@
 
 #include "cuda/launch.hpp"
 #include "cuda/pixels.cuh"
+#include "kernels/byte_word.hpp"
+#include "kernels/color.hpp"
 #include "kernels/image_batch.hpp"
 #include "kernels/reduce.hpp"
 #include "streamvision/core/macros.hpp"
@@ -102,6 +104,82 @@ __global__ void __launch_bounds__(kBytePlaneThreads)
       if (t == 0) partials[(n * chunks + q) * C + c] = {static_cast<float>(lo), static_cast<float>(hi)};
     }
     __syncthreads();
+  }
+}
+
+// The sum over block q's byte range of image n of each pixel's contrast value: for C = 3 its
+// floored grayscale value (kernels::gray_of on the bytes as floats, floored: blend_gray), for C = 1
+// the byte itself; partials[n * chunks + q]. Integer sums are exact in any order, so these add up
+// to the sums contrast_mean.cuh's kernel makes in its own order. Per four pixels: twelve byte
+// conversions (a permute and an add each), the three products, a round-down add per floor, three
+// permutes packing the four floors and one dp4a adding them; the per-pixel engine converted every
+// byte and every floor with the conversion instructions, which issue at a quarter of the rate.
+// two23 is 0x4b000000 (kernels::word_byte's constant as an argument: see byte_word.hpp).
+template <int C>
+__global__ void __launch_bounds__(kBytePlaneThreads)
+    byte_plane_gray_sum_kernel(kernels::ImageBatch in, std::int64_t first_image, std::int64_t chunks, std::uint64_t* partials,
+                               std::uint32_t two23) {
+  __shared__ unsigned warp_sums[kBytePlaneThreads / 32];
+  const std::int64_t n = first_image + static_cast<std::int64_t>(blockIdx.x) / chunks;
+  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) % chunks;
+  const std::int64_t plane = in.h * in.w;
+  const std::int64_t start = q * kBytePlaneChunk;
+  const std::int64_t len = (plane - start < kBytePlaneChunk ? plane - start : kBytePlaneChunk);
+  const int t = static_cast<int>(threadIdx.x);
+  const unsigned char* p[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) p[c] = static_cast<const unsigned char*>(in.data) + n * in.stride_n + c * in.stride_c + start;
+  auto value = [&](std::int64_t i) -> unsigned {
+    if constexpr (C == 3) {
+      return static_cast<unsigned>(kernels::blend_gray<std::uint8_t>(p[0][i], p[1][i], p[2][i]));
+    } else {
+      return p[0][i];
+    }
+  };
+  // At most 255 per pixel and a few hundred pixels a thread: 32 bits hold a block's sum.
+  unsigned sum = 0;
+  bool same_phase = true;
+#pragma unroll
+  for (int c = 1; c < C; ++c) {
+    same_phase = same_phase && ((reinterpret_cast<std::uintptr_t>(p[c]) ^ reinterpret_cast<std::uintptr_t>(p[0])) & 15u) == 0;
+  }
+  if (!same_phase) {
+    for (std::int64_t i = t; i < len; i += kBytePlaneThreads) sum += value(i);
+  } else {
+    for_each_byte_word(
+        p[0], len, [&](std::int64_t i) { sum += value(i); },
+        [&](std::int64_t lead, std::int64_t words) {
+          for (std::int64_t i = t; i < words; i += kBytePlaneThreads) {
+            uint4 w[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c) w[c] = __ldg(reinterpret_cast<const uint4*>(p[c] + lead) + i);
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+              std::uint32_t x[C];
+#pragma unroll
+              for (int c = 0; c < C; ++c) x[c] = k == 0 ? w[c].x : k == 1 ? w[c].y : k == 2 ? w[c].z : w[c].w;
+              if constexpr (C == 3) {
+                std::uint32_t g[4];
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                  g[j] = kernels::floor_byte(kernels::gray_of<std::uint8_t>(
+                      kernels::word_byte(x[0], j, two23), kernels::word_byte(x[1], j, two23), kernels::word_byte(x[2], j, two23)));
+                }
+                sum = __dp4a(kernels::pack_bytes(g[0], g[1], g[2], g[3]), 0x01010101u, sum);
+              } else {
+                sum = __dp4a(x[0], 0x01010101u, sum);
+              }
+            }
+          }
+        });
+  }
+  sum = __reduce_add_sync(0xffffffffu, sum);
+  if (t % 32 == 0) warp_sums[t / 32] = sum;
+  __syncthreads();
+  if (t == 0) {
+    std::uint64_t total = 0;
+    for (int k = 0; k < kBytePlaneThreads / 32; ++k) total += warp_sums[k];
+    partials[n * chunks + q] = total;
   }
 }
 

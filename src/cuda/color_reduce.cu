@@ -45,10 +45,23 @@ void contrast(const kernels::ImageBatch& in, const kernels::ImageBatch& out, dou
               const Stream& stream) {
   if constexpr (std::is_same_v<T, std::uint8_t>) {
     if (dense_byte_planes(in) && dense_byte_planes(out) && in.h * in.w > 0) {
-      Scratch scratch(contrast_means_scratch_bytes<T>(in) + Scratch::aligned_bytes<std::uint8_t>(in.n * C * 256), device, stream);
-      const kernels::opmath_t<T>* means = contrast_means<T, C>(in, scratch, stream, "adjust_contrast");
+      // The means from byte_planes.cuh's integer sums (the same sums contrast_means makes), then a
+      // table per image and channel, then the lookup.
+      const std::int64_t chunks = byte_plane_chunks(in);
+      Scratch scratch(Scratch::aligned_bytes<std::uint64_t>(in.n * chunks) + Scratch::aligned_bytes<float>(in.n) +
+                          Scratch::aligned_bytes<std::uint8_t>(in.n * C * 256),
+                      device, stream);
+      std::uint64_t* partials = scratch.take<std::uint64_t>(in.n * chunks);
+      float* means = scratch.take<float>(in.n);
       std::uint8_t* luts = scratch.take<std::uint8_t>(in.n * C * 256);
       LaunchScope scope(stream, "adjust_contrast");
+      for_each_image_slice(in.n, chunks, [&](std::int64_t first, std::int64_t images) {
+        byte_plane_gray_sum_kernel<C><<<static_cast<unsigned>(images * chunks), kBytePlaneThreads, 0, scope.handle()>>>(
+            in, first, chunks, partials, 0x4b000000u);
+        scope.check_launch();
+      });
+      contrast_mean_kernel<T><<<blocks_for(in.n), kBlockThreads, 0, scope.handle()>>>(partials, chunks, in.h * in.w, in.n, means);
+      scope.check_launch();
       contrast_lut_kernel<C><<<static_cast<unsigned>(in.n), 256, 0, scope.handle()>>>(kernels::BlendFactors<T>::make(factor),
                                                                                        means, luts);
       scope.check_launch();

@@ -249,5 +249,43 @@ TEST(Color, Uint8AutocontrastFindsRareExtremesOnCuda) {
   }
 }
 
+// uint8 adjust_contrast of dense planes sums its grayscale values 16 bytes a thread
+// (cuda/byte_planes.cuh). With factor 0 the output is the image mean, truncated, so the sums must
+// count every pixel once: every pixel (101, 101, 101), gray 100, gives exactly 100, and one pixel
+// missed 99; the same image with one pixel black (gray 0, at the plane's first or last byte, a
+// 32 KiB chunk's edge) gives 100 (N - 1) / N, truncated (99 for large planes), and one pixel
+// counted twice 100.
+// Planes aligned and not, one chunk and several, a view one image in (planes out of phase with
+// the output's). The CPU gives the expected values; the GPU equals it.
+TEST(Color, Uint8ContrastMeanCountsEveryPixel) {
+  const std::vector<Dims> shapes{{3, 37, 53}, {2, 3, 67, 259}, {1, 3, 512, 1024}, {1, 3, 517, 1031}, {4, 3, 1, 33}};
+  for (const Dims& shape : shapes) {
+    const std::int64_t plane = shape[shape.size() - 1] * shape[shape.size() - 2];
+    for (std::int64_t black : {std::int64_t{-1}, std::int64_t{0}, plane - 1, std::min<std::int64_t>(plane - 1, 32768)}) {
+      for (bool offset_view : {false, true}) {
+        Dims big_shape = shape;
+        big_shape[0] += 1;  // one more image (or channel) in front: the view starts after it
+        Tensor big = empty(big_shape, DType::UInt8, Device::cpu());
+        auto* v = static_cast<std::uint8_t*>(big.data());
+        std::fill(v, v + big.numel(), std::uint8_t{101});
+        if (black >= 0) {
+          for (std::int64_t p = 0; p < big.numel(); p += plane) v[p + black] = 0;  // every channel of every image
+        }
+        const Tensor cpu = offset_view ? big.slice(0, 1, big_shape[0]) : big.slice(0, 0, shape[0]);
+        SCOPED_TRACE(describe(shape, DType::UInt8, Layout::Contiguous) + " black pixel " + std::to_string(black) +
+                     (offset_view ? ", a view one image in" : ""));
+        const Tensor expected = functional::adjust_contrast(cpu, 0.0);
+        const auto* e = static_cast<const std::uint8_t*>(expected.data());
+        const int mean = black < 0 ? 100 : static_cast<int>(static_cast<float>(100.0 * static_cast<double>(plane - 1) / static_cast<double>(plane)));
+        ASSERT_TRUE(std::all_of(e, e + expected.numel(), [&](std::uint8_t x) { return x == mean; })) << "mean " << mean;
+        if (!::streamvision::built_with_cuda() || !::streamvision::cuda_is_available()) continue;
+        const Tensor gpu_big = to_device(big, kGpu);
+        const Tensor gpu = offset_view ? gpu_big.slice(0, 1, big_shape[0]) : gpu_big.slice(0, 0, shape[0]);
+        EXPECT_TRUE(bitwise_equal(expected, functional::adjust_contrast(gpu, 0.0)));
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace svt
