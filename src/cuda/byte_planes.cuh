@@ -1,5 +1,6 @@
 // uint8 images whose channel planes are dense byte runs (rows of unit stride, no padding): the
-// per-plane minimum and maximum, and a 256-entry table per plane, 16 bytes a thread at a time.
+// per-plane minimum and maximum, adjust_contrast's sums of grayscale values, and a 256-entry table
+// per plane, 16 bytes a thread at a time.
 //
 // The per-pixel engine (pixels.cuh) unpacks every byte into its own register and converts it
 // before it compares or looks up; for uint8 autocontrast that made both passes bound by integer
@@ -38,6 +39,21 @@ inline std::int64_t byte_plane_chunks(const kernels::ImageBatch& b) {
   return std::max<std::int64_t>(1, (b.h * b.w + kBytePlaneChunk - 1) / kBytePlaneChunk);
 }
 
+// Block blockIdx.x's image n, chunk q of each of its planes, and the chunk's bytes [start, start + len).
+struct ByteChunk {
+  std::int64_t n, q, start, len;
+};
+
+__device__ SV_FORCE_INLINE ByteChunk byte_chunk(const kernels::ImageBatch& in, std::int64_t first_image, std::int64_t chunks) {
+  ByteChunk c;
+  c.n = first_image + static_cast<std::int64_t>(blockIdx.x) / chunks;
+  c.q = static_cast<std::int64_t>(blockIdx.x) % chunks;
+  const std::int64_t plane = in.h * in.w;
+  c.start = c.q * kBytePlaneChunk;
+  c.len = plane - c.start < kBytePlaneChunk ? plane - c.start : kBytePlaneChunk;
+  return c;
+}
+
 // Calls scalar(offset) for each byte of [0, len) of a run at `p` that is not in a whole aligned
 // 16-byte word, and vector(word index, words) for the aligned words, spread over the block.
 template <class Scalar, class Vector>
@@ -58,11 +74,8 @@ __global__ void __launch_bounds__(kBytePlaneThreads)
     byte_plane_minmax_kernel(kernels::ImageBatch in, std::int64_t first_image, std::int64_t chunks,
                              kernels::MinMax<std::uint8_t>* partials) {
   __shared__ unsigned lo_s[kBytePlaneThreads / 32], hi_s[kBytePlaneThreads / 32];
-  const std::int64_t n = first_image + static_cast<std::int64_t>(blockIdx.x) / chunks;
-  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) % chunks;
-  const std::int64_t plane = in.h * in.w;
-  const std::int64_t start = q * kBytePlaneChunk;
-  const std::int64_t len = (plane - start < kBytePlaneChunk ? plane - start : kBytePlaneChunk);
+  const ByteChunk chunk = byte_chunk(in, first_image, chunks);
+  const std::int64_t n = chunk.n, q = chunk.q, start = chunk.start, len = chunk.len;
   const int t = static_cast<int>(threadIdx.x);
   for (int c = 0; c < C; ++c) {
     const auto* p = static_cast<const unsigned char*>(in.data) + n * in.stride_n + c * in.stride_c + start;
@@ -120,11 +133,8 @@ __global__ void __launch_bounds__(kBytePlaneThreads)
     byte_plane_gray_sum_kernel(kernels::ImageBatch in, std::int64_t first_image, std::int64_t chunks, std::uint64_t* partials,
                                std::uint32_t two23) {
   __shared__ unsigned warp_sums[kBytePlaneThreads / 32];
-  const std::int64_t n = first_image + static_cast<std::int64_t>(blockIdx.x) / chunks;
-  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) % chunks;
-  const std::int64_t plane = in.h * in.w;
-  const std::int64_t start = q * kBytePlaneChunk;
-  const std::int64_t len = (plane - start < kBytePlaneChunk ? plane - start : kBytePlaneChunk);
+  const ByteChunk chunk = byte_chunk(in, first_image, chunks);
+  const std::int64_t n = chunk.n, q = chunk.q, start = chunk.start, len = chunk.len;
   const int t = static_cast<int>(threadIdx.x);
   const unsigned char* p[C];
 #pragma unroll
@@ -189,8 +199,8 @@ __global__ void __launch_bounds__(kBytePlaneThreads)
     byte_plane_lut_kernel(kernels::ImageBatch in, kernels::ImageBatch out, std::int64_t first_image, std::int64_t chunks,
                           const std::uint8_t* luts, std::int64_t lut_stride) {
   __shared__ std::uint32_t lut_words[C][64];  // the image's tables, as words (filled whole)
-  const std::int64_t n = first_image + static_cast<std::int64_t>(blockIdx.x) / chunks;
-  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) % chunks;
+  const ByteChunk chunk = byte_chunk(in, first_image, chunks);
+  const std::int64_t n = chunk.n, start = chunk.start, len = chunk.len;
   const int t = static_cast<int>(threadIdx.x);
   for (int i = t; i < C * 64; i += kBytePlaneThreads) {
     const std::uint8_t* l = luts + n * lut_stride + (i / 64) * 256 + (i % 64) * 4;
@@ -198,9 +208,6 @@ __global__ void __launch_bounds__(kBytePlaneThreads)
   }
   __syncthreads();
   const auto* lut_bytes = reinterpret_cast<const std::uint8_t*>(lut_words);
-  const std::int64_t plane = in.h * in.w;
-  const std::int64_t start = q * kBytePlaneChunk;
-  const std::int64_t len = (plane - start < kBytePlaneChunk ? plane - start : kBytePlaneChunk);
   for (int c = 0; c < C; ++c) {
     const auto* src = static_cast<const unsigned char*>(in.data) + n * in.stride_n + c * in.stride_c + start;
     auto* dst = static_cast<unsigned char*>(out.data) + n * out.stride_n + c * out.stride_c + start;
