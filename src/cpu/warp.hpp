@@ -26,29 +26,36 @@ std::vector<kernels::acc_t<T>> fill_values(const Fill& fill, std::int64_t channe
   return f;
 }
 
-// Per-thread buffers for a block of output rows: each pixel's taps, fill mask and first-tap offset.
+// One output pixel as every plane samples it: 32 bytes for float (the taps with the offset and
+// mask in arrays beside them were 52).
 template <class A>
-struct WarpScratch {
-  std::vector<kernels::BilinearTaps<A>> taps;
-  std::vector<A> mask;
-  std::vector<std::int64_t> offsets;
-  // `offsets` has kPrefetchAhead more entries than pixels, so the look-ahead needs no bound check.
-  explicit WarpScratch(std::size_t n, std::size_t ahead) : taps(n), mask(n), offsets(n + ahead, 0) {}
+struct WarpPoint {
+  std::int64_t offset = 0;  // of the first tap (nw, or the nearest tap) in a plane; not read when outside
+  A w[4] = {};
+  A mask = 0;               // the fill's blend weight (kernels::bilinear_mask; nearest: 1 when the tap is in)
+  unsigned inside = 0;      // bilinear: bit k for tap k in the image; nearest: 1 when its tap is
 };
 
-// A block of output rows: the source point and taps of every pixel, computed once for all planes,
-// then each plane sampled over the whole block (the block's band of the plane stays in cache
-// while its rows are read: a batch of small images has many planes per output row). fma is one
-// instruction in the x86-64-v3 twin (cpu/simd.hpp) and a library call otherwise, which was most
-// of the time of a warp.
+// The source point and taps of every pixel are computed once and used for every plane (fma is
+// one instruction in the x86-64-v3 twin, cpu/simd.hpp, and a library call otherwise, which was
+// most of the time of a warp). Two schedules share the arithmetic (warp() chooses):
+//  * row blocks: each thread makes the points of kBlock output rows, then samples every plane
+//    over them. For few planes (one image), whose bands of source rows the next block reuses.
+//  * planes: the points of the whole output first, then each thread samples its planes, kGroup
+//    at a time block by block. For batches of small images: with row blocks over all planes, a
+//    plane's band of source rows (a 10-degree turn of 224 columns spans ~47 rows for 8 output
+//    rows) was evicted by the other planes' before the next block came back to it, and read
+//    again: affine of 64x3x224x224 ran at 0.45x torchvision's speed (bench/RESULTS.md).
 template <class T, class Grid>
 struct WarpRows {
   using S = typename Grid::Sample;
   using A = kernels::acc_t<S>;
   static constexpr std::int64_t kBlock = 8;
+  static constexpr std::int64_t kGroup = 4;
   // The source pixel a plane's sampling reads follows the grid (a slanted line for a rotation),
   // which the hardware prefetcher does not follow: without a hint the loop waits on memory at
   // almost every new cache line. Prefetching the tap this many pixels ahead hides that latency.
+  // (Point arrays have this many more entries than pixels, so the look-ahead needs no bound check.)
   static constexpr std::int64_t kPrefetchAhead = 96;
   const kernels::ImageBatch& in;
   const kernels::ImageBatch& out;
@@ -56,81 +63,128 @@ struct WarpRows {
   const A* fill;
   bool nearest, has_fill;
 
-  SV_FORCE_INLINE void run(std::int64_t oy0, std::int64_t oy1, WarpScratch<A>& s) const {
+  // The points of output rows [oy0, oy1), row oy0's first at `points`.
+  SV_FORCE_INLINE void make_points(std::int64_t oy0, std::int64_t oy1, WarpPoint<A>* points) const {
     const int iw = static_cast<int>(in.w), ih = static_cast<int>(in.h);
     const std::int64_t w = out.w, sh = in.stride_h, sw = in.stride_w;
     for (std::int64_t oy = oy0; oy < oy1; ++oy) {
-      kernels::BilinearTaps<A>* taps = s.taps.data() + (oy - oy0) * w;
-      A* mask = s.mask.data() + (oy - oy0) * w;
-      std::int64_t* offsets = s.offsets.data() + (oy - oy0) * w;
+      WarpPoint<A>* row = points + (oy - oy0) * w;
       for (int ox = 0; ox < w; ++ox) {
         A ix, iy;
         grid.source(ox, static_cast<int>(oy), ix, iy);
+        WarpPoint<A>& q = row[ox];
         if (nearest) {
-          kernels::BilinearTaps<A>& t = taps[ox];
-          kernels::nearest_tap(ix, iy, iw, ih, t.x0, t.y0);
-          mask[ox] = t.x0 >= 0 ? A(1) : A(0);
+          std::int64_t x0, y0;
+          kernels::nearest_tap(ix, iy, iw, ih, x0, y0);
+          q.inside = x0 >= 0 ? 1u : 0u;
+          q.mask = x0 >= 0 ? A(1) : A(0);
+          q.offset = y0 * sh + x0 * sw;
         } else {
-          taps[ox] = kernels::bilinear_taps(ix, iy, iw, ih);
-          mask[ox] = has_fill ? kernels::bilinear_mask(taps[ox]) : A(0);
+          const kernels::BilinearTaps<A> t = kernels::bilinear_taps(ix, iy, iw, ih);
+          for (int k = 0; k < 4; ++k) q.w[k] = t.w[k];
+          q.inside = t.inside;
+          q.mask = has_fill ? kernels::bilinear_mask(t) : A(0);
+          q.offset = t.y0 * sh + t.x0 * sw;
         }
-        offsets[ox] = taps[ox].y0 * sh + taps[ox].x0 * sw;
       }
     }
-    const std::int64_t planes = out.n * out.c;
+  }
+
+  // Plane p (image p / C, channel p % C) over output rows [oy0, oy1), whose points start at `points`;
+  // kPrefetch: hint each tap's line kPrefetchAhead pixels ahead (not for planes that stay in cache,
+  // where the hint and the look-ahead load cost more than they save: without them the identity
+  // affine of 64x3x224x224 float32 took half the time on the development machine).
+  template <bool kPrefetch>
+  SV_FORCE_INLINE void sample(std::int64_t p, std::int64_t oy0, std::int64_t oy1, const WarpPoint<A>* points) const {
+    // Locals, not members: a uint8 store may alias anything, so the compiler reloaded
+    // out.stride_w (and `out` itself) after every store.
+    const std::int64_t w = out.w, sh = in.stride_h, sw = in.stride_w, dw = out.stride_w;
+    const bool nearest = this->nearest, has_fill = this->has_fill;
     const T zero = kernels::warp_output<T, S>(A(0), A(0), true, false, A(0));
-    for (std::int64_t p = 0; p < planes; ++p) {
-      const std::int64_t n = p / out.c, c = p % out.c;
-      const T* src = static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c;
-      for (std::int64_t oy = oy0; oy < oy1; ++oy) {
-        const kernels::BilinearTaps<A>* taps = s.taps.data() + (oy - oy0) * w;
-        const A* mask = s.mask.data() + (oy - oy0) * w;
-        const std::int64_t* offsets = s.offsets.data() + (oy - oy0) * w;
-        T* dst = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c + oy * out.stride_h;
-        // The address of the first tap kPrefetchAhead pixels on (an integer: it may lie outside).
-        const auto ahead = [&](int ox) {
-          return reinterpret_cast<std::uintptr_t>(src) + static_cast<std::uintptr_t>(offsets[ox + kPrefetchAhead]) * sizeof(T);
-        };
-        if (nearest && !has_fill) {
-          // A nearest tap's value comes back unchanged (every warp dtype converts to its
-          // accumulator and back exactly) and a pixel without one is 0: a gather, no arithmetic.
-          for (int ox = 0; ox < w; ++ox) {
-            SV_PREFETCH(ahead(ox));
-            dst[ox * out.stride_w] = taps[ox].x0 >= 0 ? src[offsets[ox]] : zero;
-          }
-          continue;
-        }
+    const std::int64_t n = p / out.c, c = p % out.c;
+    const T* src = static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c;
+    const A fill_c = fill[c];
+    for (std::int64_t oy = oy0; oy < oy1; ++oy) {
+      const WarpPoint<A>* row = points + (oy - oy0) * w;
+      T* dst = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c + oy * out.stride_h;
+      // The address of the first tap kPrefetchAhead pixels on (an integer: it may lie outside).
+      const auto ahead = [&](int ox) {
+        return reinterpret_cast<std::uintptr_t>(src) + static_cast<std::uintptr_t>(row[ox + kPrefetchAhead].offset) * sizeof(T);
+      };
+      if (nearest && !has_fill) {
+        // A nearest tap's value comes back unchanged (every warp dtype converts to its
+        // accumulator and back exactly) and a pixel without one is 0: a gather, no arithmetic.
         for (int ox = 0; ox < w; ++ox) {
-          const kernels::BilinearTaps<A>& t = taps[ox];
-          const std::int64_t o = offsets[ox];  // a tap outside the image is never read
+          if constexpr (kPrefetch) SV_PREFETCH(ahead(ox));
+          dst[ox * dw] = row[ox].inside != 0 ? src[row[ox].offset] : zero;
+        }
+        continue;
+      }
+      for (int ox = 0; ox < w; ++ox) {
+        const WarpPoint<A>& q = row[ox];
+        const std::int64_t o = q.offset;  // a tap outside the image is never read
+        if constexpr (kPrefetch) {
           SV_PREFETCH(ahead(ox));
           if (!nearest) SV_PREFETCH(ahead(ox) + static_cast<std::uintptr_t>(sh) * sizeof(T));  // the taps' second row
-          A v;
-          if (nearest) {
-            v = t.x0 >= 0 ? kernels::load_as<A>(src[o]) : A(0);
-          } else {
-            // kernels::bilinear_sample from the precomputed offset: the same taps in the same order.
-            v = 0;
-            if (t.inside & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o]), t.w[0], v);
-            if (t.inside & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sw]), t.w[1], v);
-            if (t.inside & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh]), t.w[2], v);
-            if (t.inside & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh + sw]), t.w[3], v);
-          }
-          dst[ox * out.stride_w] = kernels::warp_output<T, S>(v, mask[ox], nearest, has_fill, fill[c]);
         }
+        A v;
+        if (nearest) {
+          v = q.inside != 0 ? kernels::load_as<A>(src[o]) : A(0);
+        } else {
+          // kernels::bilinear_sample from the precomputed offset: the same taps in the same order.
+          v = 0;
+          if (q.inside & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o]), q.w[0], v);
+          if (q.inside & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sw]), q.w[1], v);
+          if (q.inside & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh]), q.w[2], v);
+          if (q.inside & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh + sw]), q.w[3], v);
+        }
+        dst[ox * dw] = kernels::warp_output<T, S>(v, q.mask, nearest, has_fill, fill_c);
+      }
+    }
+  }
+
+  // Row blocks: the points of rows [oy0, oy1) into `points`, then every plane over them.
+  SV_FORCE_INLINE void run_rows(std::int64_t oy0, std::int64_t oy1, WarpPoint<A>* points) const {
+    make_points(oy0, oy1, points);
+    for (std::int64_t p = 0; p < out.n * out.c; ++p) sample<true>(p, oy0, oy1, points);
+  }
+
+  // Planes [p0, p1) over every row, kGroup planes at a time block by block: a block's points and
+  // the group's bands of source rows stay in cache from one block to the next.
+  SV_FORCE_INLINE void run_planes(std::int64_t p0, std::int64_t p1, const WarpPoint<A>* points) const {
+    for (std::int64_t g = p0; g < p1; g += kGroup) {
+      for (std::int64_t oy = 0; oy < out.h; oy += kBlock) {
+        const std::int64_t oy1 = std::min(out.h, oy + kBlock);
+        for (std::int64_t p = g; p < std::min(p1, g + kGroup); ++p) sample<false>(p, oy, oy1, points + oy * out.w);
       }
     }
   }
 };
 
+// The three steps of a warp, each compiled twice: the x86-64-v3 twin (fma one instruction) and
+// the baseline copy.
+enum class WarpStep { Points, RowBlocks, Planes };
+
 template <class Rows, class A>
-SV_CPU_V3 void warp_rows_v3(const Rows& rows, std::int64_t oy0, std::int64_t oy1, WarpScratch<A>& s) {
-  rows.run(oy0, oy1, s);
+SV_FORCE_INLINE void warp_step(const Rows& rows, WarpStep step, std::int64_t first, std::int64_t last, WarpPoint<A>* points) {
+  switch (step) {
+    case WarpStep::Points: return rows.make_points(first, last, points);        // output rows [first, last)
+    case WarpStep::RowBlocks: return rows.run_rows(first, last, points);        // output rows [first, last)
+    case WarpStep::Planes: return rows.run_planes(first, last, points);         // planes [first, last)
+  }
 }
 template <class Rows, class A>
-void warp_rows_base(const Rows& rows, std::int64_t oy0, std::int64_t oy1, WarpScratch<A>& s) {
-  rows.run(oy0, oy1, s);
+SV_CPU_V3 void warp_step_v3(const Rows& rows, WarpStep step, std::int64_t first, std::int64_t last, WarpPoint<A>* points) {
+  warp_step(rows, step, first, last, points);
 }
+template <class Rows, class A>
+void warp_step_base(const Rows& rows, WarpStep step, std::int64_t first, std::int64_t last, WarpPoint<A>* points) {
+  warp_step(rows, step, first, last, points);
+}
+
+// Plane by plane when there are more planes than a group and the whole output's points take at
+// most this many bytes (a 224x224 output's take 1.6 MB for float32, 2.4 for float64).
+constexpr std::size_t kWarpPlanePointsBytes = std::size_t{8} << 20;
 
 template <class T, class Grid>
 void warp(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const Grid& grid, InterpolationMode mode, const Fill& fill) {
@@ -138,12 +192,22 @@ void warp(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const G
   using A = typename Rows::A;
   const std::vector<A> f = fill_values<typename Rows::S>(fill, out.c);
   const Rows rows{in, out, grid, f.data(), mode == InterpolationMode::Nearest, fill.has_value()};
-  const auto rows_fn = cpu_is_x86_64_v3() ? &warp_rows_v3<Rows, A> : &warp_rows_base<Rows, A>;
-  const std::int64_t planes = out.n * out.c;
+  const auto step = cpu_is_x86_64_v3() ? &warp_step_v3<Rows, A> : &warp_step_base<Rows, A>;
+  const std::int64_t planes = out.n * out.c, pixels = out.h * out.w;
+  if (planes > Rows::kGroup && static_cast<std::size_t>(pixels) * sizeof(WarpPoint<A>) <= kWarpPlanePointsBytes) {
+    std::vector<WarpPoint<A>> points(static_cast<std::size_t>(pixels + Rows::kPrefetchAhead));
+    parallel_for(out.h, std::max<std::int64_t>(1, (1 << 12) / std::max<std::int64_t>(out.w, 1)), [&](std::int64_t first, std::int64_t last) {
+      step(rows, WarpStep::Points, first, last, points.data() + first * out.w);
+    });
+    parallel_for(planes, Rows::kGroup, [&](std::int64_t p0, std::int64_t p1) { step(rows, WarpStep::Planes, p0, p1, points.data()); });
+    return;
+  }
   parallel_for(out.h, std::max<std::int64_t>(1, (1 << 14) / std::max<std::int64_t>(out.w * planes, 1)),
                [&](std::int64_t first, std::int64_t last) {
-    WarpScratch<A> scratch(static_cast<std::size_t>(Rows::kBlock * out.w), static_cast<std::size_t>(Rows::kPrefetchAhead));
-    for (std::int64_t oy = first; oy < last; oy += Rows::kBlock) rows_fn(rows, oy, std::min(last, oy + Rows::kBlock), scratch);
+    std::vector<WarpPoint<A>> scratch(static_cast<std::size_t>(Rows::kBlock * out.w + Rows::kPrefetchAhead));
+    for (std::int64_t oy = first; oy < last; oy += Rows::kBlock) {
+      step(rows, WarpStep::RowBlocks, oy, std::min(last, oy + Rows::kBlock), scratch.data());
+    }
   });
 }
 
