@@ -42,10 +42,10 @@ struct WarpPoint {
 //  * row blocks: each thread makes the points of kBlock output rows, then samples every plane
 //    over them. For few planes (one image), whose bands of source rows the next block reuses.
 //  * planes: the points of the whole output first, then each thread samples its planes, kGroup
-//    at a time block by block. For batches of small images: with row blocks over all planes, a
-//    plane's band of source rows (a 10-degree turn of 224 columns spans ~47 rows for 8 output
-//    rows) was evicted by the other planes' before the next block came back to it, and read
-//    again: affine of 64x3x224x224 ran at 0.45x torchvision's speed (bench/RESULTS.md).
+//    at a time block by block, without the prefetch (sample<false>). For batches of small
+//    images, whose planes stay in cache. What made affine of 64x3x224x224 faster (0.45x -> 0.8x
+//    torchvision's speed for float32, bench/RESULTS.md) was dropping the prefetch and keeping
+//    strides in locals; the schedule alone, with the prefetch, measured the same as row blocks.
 template <class T, class Grid>
 struct WarpRows {
   using S = typename Grid::Sample;
