@@ -319,6 +319,7 @@ __global__ void __launch_bounds__(kHorizontalThreads) horizontal_kernel(Horizont
 constexpr int kTileCols = 32;
 constexpr int kTileRows = 16;
 constexpr int kTileThreads = 256;
+static_assert(kTileRows * kTileCols == 2 * kTileThreads, "the horizontal pass: a thread per column and pair of rows");
 
 struct TileLayout {
   int span_cap;  // input columns a tile's output columns reach, at most
@@ -456,15 +457,26 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
       vsum[r * width + x] = acc;
     }
     __syncthreads();
-    // Horizontal filter, rounding and the tail, a thread per output pixel.
-    for (int i = me; i < kTileRows * kTileCols; i += kTileThreads) {
-      const int r = i / kTileCols, q = i % kTileCols;
-      if (r >= rows || q >= cols) continue;
-      const Taps<A>& t = col_taps[q];
-      const A* const v = vsum + r * width + (t.xmin - first_col);
-      A sum = v[0] * wx[q];
-      for (int j = 1; j < t.xsize; ++j) sum = kernels::fused_mul_add(v[j], wx[j * kTileCols + q], sum);
-      out[c * os.c + r * os.h + q * os.w] = a.tail(sum, c);
+    // Horizontal filter, rounding and the tail: a thread per output column q and pair of rows
+    // (r, r + kTileRows / 2), each weight loaded once for both sums (the kernel is bound by
+    // instruction issue: bench/RESULTS.md, seventeenth session). Each sum's taps in order, as before.
+    {
+      const int q = me % kTileCols, r0 = me / kTileCols, r1 = r0 + kTileRows / 2;
+      if (r0 < rows && q < cols) {
+        const Taps<A>& t = col_taps[q];
+        const A* const v0 = vsum + r0 * width + (t.xmin - first_col);
+        const bool pair = r1 < rows;
+        const A* const v1 = pair ? v0 + (kTileRows / 2) * width : v0;  // past the tile's rows: row r0 again, not written
+        A w = wx[q];
+        A s0 = v0[0] * w, s1 = v1[0] * w;
+        for (int j = 1; j < t.xsize; ++j) {
+          w = wx[j * kTileCols + q];
+          s0 = kernels::fused_mul_add(v0[j], w, s0);
+          s1 = kernels::fused_mul_add(v1[j], w, s1);
+        }
+        out[c * os.c + r0 * os.h + q * os.w] = a.tail(s0, c);
+        if (pair) out[c * os.c + r1 * os.h + q * os.w] = a.tail(s1, c);
+      }
     }
     __syncthreads();
   }
