@@ -651,14 +651,19 @@ void dispatch_output(const std::vector<Tensor>& images, const Tensor& boxes, con
   }
 }
 
-// Whether resize_tiled takes resize's uint8 bilinear antialias: SV_RESIZE_SCHEDULE=direct (read
-// once) leaves it to resize_antialias.cu, so that a benchmark can time both on one build.
-bool resize_prefers_tiles() {
-  static const bool tiles = [] {
+// Which schedule resize's uint8 bilinear antialias takes: SV_RESIZE_SCHEDULE=direct (read once)
+// leaves every case to resize_antialias.cu, =tiles sends every case whose tile fits to the tiled
+// kernel, mild scales included, so that a benchmark can time both on one build.
+enum class ResizeSchedule { Auto, Direct, Tiles };
+ResizeSchedule resize_schedule() {
+  static const ResizeSchedule schedule = [] {
     const char* v = std::getenv("SV_RESIZE_SCHEDULE");
-    return v == nullptr || std::strcmp(v, "direct") != 0;
+    if (v == nullptr) return ResizeSchedule::Auto;
+    return std::strcmp(v, "direct") == 0 ? ResizeSchedule::Direct
+           : std::strcmp(v, "tiles") == 0 ? ResizeSchedule::Tiles
+                                          : ResizeSchedule::Auto;
   }();
-  return tiles;
+  return schedule;
 }
 
 void resized_crop_batch(const std::vector<Tensor>& images, const Tensor& boxes, const Tensor& hflip, const Tensor& output,
@@ -683,7 +688,8 @@ SV_REGISTER_KERNEL(ops::ResizedCropBatch, DeviceType::CUDA, &resized_crop_batch,
 }  // namespace
 
 bool resize_tiled(const Tensor& input, const Tensor& output, const Stream& stream) {
-  if (!resize_prefers_tiles() || input.dtype() != DType::UInt8 || (input.dim() != 3 && input.dim() != 4)) return false;
+  const ResizeSchedule schedule = resize_schedule();
+  if (schedule == ResizeSchedule::Direct || input.dtype() != DType::UInt8 || (input.dim() != 3 && input.dim() != 4)) return false;
   const int d = input.dim();
   const std::int64_t n = d == 4 ? input.size(0) : 1, c = input.size(d - 3), h = input.size(d - 2), w = input.size(d - 1);
   const std::int64_t out_h = output.size(d - 2), out_w = output.size(d - 1);
@@ -699,7 +705,7 @@ bool resize_tiled(const Tensor& input, const Tensor& output, const Stream& strea
   // 0.626 ms, to 256x455 (18x) 0.587 against 0.707; 256 300x300 images to 224x224 0.399 against
   // 1.288; but 64 1080p images to 540x960 (4x) 1.178 against 1.112.
   const double scale = static_cast<double>(h) * static_cast<double>(w) / (static_cast<double>(out_h) * static_cast<double>(out_w));
-  if (h * w >= 512 * 512 && scale < 9.0) return false;
+  if (schedule == ResizeSchedule::Auto && h * w >= 512 * 512 && scale < 9.0) return false;
   const kernels::ResampleFilter filter = kernels::ResampleFilter::Triangle;
   if (tile_layout(h, w, out_h, out_w, filter).bytes<float>() > kTileSharedBytes) return false;
   std::vector<Tensor> images;
