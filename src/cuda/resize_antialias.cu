@@ -6,8 +6,10 @@
 // of output columns. For each output row it first filters vertically every input column the tile
 // needs (VEC consecutive elements per thread: one 8- or 16-byte load per input row, weights
 // broadcast), into a row of accumulators in shared memory, then filters that row horizontally
-// into the tile's outputs (coalesced stores). Input rows shared by neighbouring output rows are
-// re-read from L1/L2, not DRAM; only the band edges are read twice.
+// into the tile's outputs (coalesced stores). Output rows go two at a time where two rows of
+// accumulators fit: the input rows both need (half of them at a 2x downscale) are loaded and
+// converted once, and a pair takes two barriers where two rows took four. Input rows shared by
+// neighbouring pairs are re-read from L1/L2, not DRAM; only the band edges are read twice.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -61,6 +63,8 @@ template <class A>
 struct AaArgs : PlaneGroups {  // loads of VEC elements
   kernels::ImageBatch in, out;
   int tile_h, tile_w, col_tiles;
+  int pair;       // output rows filtered at once: 2, or 1 where two rows of accumulators do not fit
+  int row_pitch;  // elements from one row of accumulators to the next (a multiple of 4)
   AaTable<A> tx, ty;
 };
 
@@ -82,9 +86,16 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
       if (a.contiguous) return r[k];
       return r[static_cast<std::int64_t>(k / g) * a.in.stride_w + static_cast<std::int64_t>(k % g) * a.in.stride_c];
     };
-    for (int oy = oy0; oy < oy1; ++oy) {
+    for (int oy = oy0; oy < oy1; oy += a.pair) {
+      // Output rows oy and oy + 1 (when two): input rows y0 + t for t < rows, the first output's
+      // taps t < ny, the second's lead <= t < lead + ny2 (spans move down with the output row).
+      const bool two = a.pair == 2 && oy + 1 < oy1;
       const int y0 = a.ty.xmin[oy], ny = a.ty.xsize[oy];
+      const int lead = two ? a.ty.xmin[oy + 1] - y0 : 0, ny2 = two ? a.ty.xsize[oy + 1] : 0;
+      const int rows = max(ny, lead + ny2);
       const A* wy = a.ty.w + oy;
+      const A* wy2 = a.ty.w + oy + 1;
+      A* const row2 = row + a.row_pitch;
       // Vertical: every element of the span, VEC per thread.
       for (int e = static_cast<int>(threadIdx.x) * VEC - shift; e < span; e += kThreads * VEC) {
         const bool full = a.vector_loads && e >= 0 && e + VEC <= span;
@@ -114,39 +125,63 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
             }
           }
         };
-        A acc[VEC], v[VEC];
+        // Each sum takes its taps in order, the first as a product: the same bits as one row at a
+        // time (the second's first tap is fma(v, w, 0), the same rounded product).
+        A acc[VEC], acc2[VEC], v[VEC];
         load_row(0, v);
         const A w0 = wy[0];
 #pragma unroll
-        for (int k = 0; k < VEC; ++k) acc[k] = v[k] * w0;
-#pragma unroll 4
-        for (int t = 1; t < ny; ++t) {
-          load_row(t, v);
-          const A w = wy[static_cast<std::int64_t>(t) * a.ty.size];
+        for (int k = 0; k < VEC; ++k) {
+          acc[k] = v[k] * w0;
+          acc2[k] = A(0);
+        }
+        if (lead == 0 && ny2 > 0) {
+          const A w = wy2[0];
 #pragma unroll
-          for (int k = 0; k < VEC; ++k) acc[k] = kernels::fused_mul_add(v[k], w, acc[k]);
+          for (int k = 0; k < VEC; ++k) acc2[k] = v[k] * w;
+        }
+#pragma unroll 2
+        for (int t = 1; t < rows; ++t) {
+          load_row(t, v);
+          if (t < ny) {
+            const A w = wy[static_cast<std::int64_t>(t) * a.ty.size];
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) acc[k] = kernels::fused_mul_add(v[k], w, acc[k]);
+          }
+          if (t >= lead && t < lead + ny2) {
+            const A w = wy2[static_cast<std::int64_t>(t - lead) * a.ty.size];
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) acc2[k] = kernels::fused_mul_add(v[k], w, acc2[k]);
+          }
         }
         if constexpr (std::is_same_v<A, float> && VEC % 4 == 0) {
           // 16-byte stores: scalar stores of VEC consecutive floats per thread would hit each
           // bank from VEC / 4 * 8 lanes at once (8-way conflicts for VEC = 8).
           if (full && (e & 3) == 0) {
 #pragma unroll
-            for (int k = 0; k < VEC; k += 4) *reinterpret_cast<float4*>(row + e + k) = make_float4(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]);
+            for (int k = 0; k < VEC; k += 4) {
+              *reinterpret_cast<float4*>(row + e + k) = make_float4(acc[k], acc[k + 1], acc[k + 2], acc[k + 3]);
+              if (two) *reinterpret_cast<float4*>(row2 + e + k) = make_float4(acc2[k], acc2[k + 1], acc2[k + 2], acc2[k + 3]);
+            }
             continue;
           }
         }
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
-          if (e + k >= 0 && e + k < span) row[e + k] = acc[k];
+          if (e + k >= 0 && e + k < span) {
+            row[e + k] = acc[k];
+            if (two) row2[e + k] = acc2[k];
+          }
         }
       }
       __syncthreads();
       // Horizontal: the tile's outputs of this row.
       const int outputs = (ox1 - ox0) * g;
-      for (int q = static_cast<int>(threadIdx.x); q < outputs; q += kThreads) {
+      for (int i = static_cast<int>(threadIdx.x); i < (two ? 2 * outputs : outputs); i += kThreads) {
+        const int r = i >= outputs ? 1 : 0, q = i - r * outputs;
         const int ox = ox0 + q / g, c = q % g;
-        const A s = kernels::weighted_sum(a.tx.w + ox, a.tx.size, a.tx.xsize[ox], row + (a.tx.xmin[ox] - xs0) * g + c, g);
-        out_plane[c * a.out.stride_c + oy * a.out.stride_h + ox * a.out.stride_w] = kernels::resize_output<T>(s);
+        const A s = kernels::weighted_sum(a.tx.w + ox, a.tx.size, a.tx.xsize[ox], row + r * a.row_pitch + (a.tx.xmin[ox] - xs0) * g + c, g);
+        out_plane[c * a.out.stride_c + (oy + r) * a.out.stride_h + ox * a.out.stride_w] = kernels::resize_output<T>(s);
       }
       __syncthreads();
     }
@@ -200,7 +235,13 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
   };
   int tile_w = static_cast<int>(out.w);
   while (tile_w > 1 && widest_span(tile_w) > max_elements) tile_w = (tile_w + 1) / 2;
-  const std::int64_t shared = widest_span(tile_w) * static_cast<std::int64_t>(sizeof(A));
+  // Two rows of accumulators where they fit in the same budget, else one (only spans too wide
+  // for two: the opt-in below keeps serving them as before).
+  const std::int64_t pitch = (widest_span(tile_w) + 3) / 4 * 4;
+  a.pair = 2 * pitch <= max_elements ? 2 : 1;
+  a.row_pitch = static_cast<int>(pitch);
+  const std::int64_t shared =
+      (a.pair == 2 ? 2 * pitch : widest_span(tile_w)) * static_cast<std::int64_t>(sizeof(A));
   if (shared > kSharedBudget) {
     // One output column's taps span more than the usual budget (a wide row shrunk to a few
     // columns): the block opts in to the device's larger shared memory for this launch.
