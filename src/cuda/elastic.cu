@@ -13,7 +13,7 @@ void elastic(const Tensor& input, const Tensor& output, const Tensor& displaceme
     const auto grid = kernels::make_elastic_grid<T>(static_cast<int>(input.size(-1)), static_cast<int>(input.size(-2)),
                                                     displacement.data(), displacement.stride(1), displacement.stride(2),
                                                     displacement.stride(3));
-    launch_warp<T>(input, output, grid, mode, fill, stream, "elastic");
+    launch_warp<T, /*MayStage=*/false>(input, output, grid, mode, fill, stream, "elastic");
   });
 }
 

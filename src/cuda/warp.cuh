@@ -1,12 +1,31 @@
-// Internal: the CUDA warp kernel shared by affine (and rotate off the right angles: affine.cu),
-// perspective.cu and elastic.cu. A thread maps its output pixel to a
-// source point once (the Grid, kernels/warp_grid.hpp), computes the nearest tap or the four
-// bilinear taps and the coverage mask once, then samples a group of planes with them in the
-// grid's Sample dtype (kernels/sampling.hpp, kernels/warp_grid.hpp). Per-call parameters (grid
-// coefficients, per-channel fill) travel by value in the kernel arguments.
+// Internal: the CUDA warp kernels shared by affine (and rotate off the right angles: affine.cu),
+// perspective.cu and elastic.cu. A thread maps its output pixel to a source point once (the Grid,
+// kernels/warp_grid.hpp), computes the nearest tap or the four bilinear taps and the coverage mask
+// once, then samples a group of planes with them in the grid's Sample dtype (kernels/sampling.hpp,
+// kernels/warp_grid.hpp). Per-call parameters (grid coefficients, per-channel fill) travel by value
+// in the kernel arguments.
+//
+// Two schedules, same arithmetic:
+//  * warp_kernel: a thread per output pixel gathers its taps from global memory. For uint8 that
+//    is four one-byte loads per output value, scattered over ~16 source rows per warp at a 30
+//    degree rotation: ncu put rotate 30 at 85 % of L1/TEX throughput with DRAM at 8 % (bench/
+//    RESULTS.md, seventeenth and nineteenth sessions).
+//  * warp_staged_kernel (uint8, word-aligned rows): a block per 32 x 8 output tile first reduces
+//    the bounding box of the taps its pixels read, then per plane copies that box into shared
+//    memory with coalesced 32-bit loads (~250 words at a 30 degree rotation, one or two per
+//    thread, where the gather issued 32 scattered load instructions per warp), and gathers the
+//    taps from there. The next plane's words are loaded into registers before the current plane
+//    is sampled (two shared buffers, one barrier a plane). A block whose box does not fit its
+//    buffer (strong downscales, wild elastic flows) gathers from global memory as warp_kernel.
+//    SV_WARP_SCHEDULE=direct (read once) keeps every launch on warp_kernel, so that one build can
+//    time both.
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 
 #include "core/dtype_dispatch.hpp"
 #include "cuda/geometry.cuh"
@@ -29,8 +48,66 @@ struct WarpArgs {
   int fill_count;
 };
 
+// The taps of output pixel (ox, oy): once per pixel, for every plane.
+template <class T, class Grid>
+struct PixelTaps {
+  using A = kernels::acc_t<typename Grid::Sample>;
+  kernels::BilinearTaps<A> taps;  // nearest: x0, y0 (x0 = -1 outside the image)
+  A mask = 0;
+};
+
+template <class T, class Grid>
+__device__ SV_FORCE_INLINE PixelTaps<T, Grid> pixel_taps(const WarpArgs<T>& a, const Grid& grid, int ox, int oy) {
+  using A = typename PixelTaps<T, Grid>::A;
+  PixelTaps<T, Grid> t;
+  const int in_w = static_cast<int>(a.in.w), in_h = static_cast<int>(a.in.h);
+  A ix, iy;
+  grid.source(ox, oy, ix, iy);
+  if (a.nearest) {
+    kernels::nearest_tap(ix, iy, in_w, in_h, t.taps.x0, t.taps.y0);
+    t.mask = t.taps.x0 >= 0 ? A(1) : A(0);
+  } else {
+    t.taps = kernels::bilinear_taps(ix, iy, in_w, in_h);
+    if (a.has_fill) t.mask = kernels::bilinear_mask(t.taps);
+  }
+  return t;
+}
+
+// Plane p's output value from its sampled value v: the fill blend and the conversion to T.
+template <class T, class Grid, class A>
+__device__ SV_FORCE_INLINE T plane_output(const WarpArgs<T>& a, std::uint32_t p, A v, A mask) {
+  A fill = 0;
+  if (a.has_fill) {
+    std::uint32_t n, c;
+    a.div_c.divmod(p, n, c);
+    fill = a.fill[a.fill_count == 1 ? 0 : c];
+  }
+  return kernels::warp_output<T, typename Grid::Sample>(v, mask, a.nearest, a.has_fill, fill);
+}
+
+// Planes [first, last) of one output pixel, its taps gathered from global memory.
+template <class T, class Grid>
+__device__ SV_FORCE_INLINE void gather_planes(const WarpArgs<T>& a, const PixelTaps<T, Grid>& t, std::int64_t dst,
+                                              std::uint32_t first, std::uint32_t last) {
+  using A = typename PixelTaps<T, Grid>::A;
+  const T* in = static_cast<const T*>(a.in.data);
+  T* out = static_cast<T*>(a.out.data);
+  for (std::uint32_t p = first; p < last; ++p) {
+    const kernels::PlaneView<T> src{in + a.in_planes.offset(p), a.in.stride_h, a.in.stride_w};
+    A v;
+    if (a.nearest) {
+      v = t.taps.x0 >= 0 ? kernels::load_as<A>(src.at(t.taps.y0, t.taps.x0)) : A(0);
+    } else {
+      v = kernels::bilinear_sample(src, t.taps);
+    }
+    out[a.out_planes.offset(p) + dst] = plane_output<T, Grid>(a, p, v, t.mask);
+  }
+}
+
 template <class T, class Grid>
 __global__ void __launch_bounds__(kBlockThreads) warp_kernel(WarpArgs<T> a, Grid grid) {
+  // Not written with pixel_taps and gather_planes: so composed, the uint8 kernel took 336
+  // instructions and 40 registers where this takes 320 and 38, and ran 8 % slower on the H200.
   using A = kernels::acc_t<typename Grid::Sample>;
   const std::uint32_t pixel = blockIdx.x * kBlockThreads + threadIdx.x;
   std::uint32_t oy, ox;
@@ -71,8 +148,160 @@ __global__ void __launch_bounds__(kBlockThreads) warp_kernel(WarpArgs<T> a, Grid
   }
 }
 
+// The staged schedule (uint8 planes of unit stride whose rows, planes and width are whole 32-bit
+// words: the host checks). Its tile and buffers:
+constexpr int kStagedTileW = 32, kStagedTileH = 8;
+static_assert(kStagedTileW * kStagedTileH == kBlockThreads, "a thread per pixel of the tile");
+constexpr int kStagedWordsPerThread = 6;  // words of a plane's box a thread copies, at most
+constexpr int kStagedWords = kStagedWordsPerThread * kBlockThreads;  // a buffer: 6 KB
+
+template <class Grid>
+__global__ void __launch_bounds__(kBlockThreads) warp_staged_kernel(WarpArgs<std::uint8_t> a, Grid grid, int tiles_w) {
+  using T = std::uint8_t;
+  using A = typename PixelTaps<T, Grid>::A;
+  __shared__ std::uint32_t stage[2][kStagedWords];
+  __shared__ int box[4];  // the taps' columns [box[0], box[2]] and rows [box[1], box[3]]
+  const int me = static_cast<int>(threadIdx.x);
+  const int ox = static_cast<int>(blockIdx.x) % tiles_w * kStagedTileW + me % kStagedTileW;
+  const int oy = static_cast<int>(blockIdx.x) / tiles_w * kStagedTileH + me / kStagedTileW;
+  const bool valid = ox < a.out.w && oy < a.out.h;
+  PixelTaps<T, Grid> t;
+  if (valid) t = pixel_taps(a, grid, ox, oy);
+  std::uint32_t first, last;
+  plane_range(a.planes, a.planes_per_group, first, last);
+
+  // The box of the taps this tile loads (outside taps are never read).
+  int x_lo = INT_MAX, y_lo = INT_MAX, x_hi = INT_MIN, y_hi = INT_MIN;
+  const int x0 = static_cast<int>(t.taps.x0), y0 = static_cast<int>(t.taps.y0);
+  if (valid && a.nearest && x0 >= 0) {
+    x_lo = x_hi = x0;
+    y_lo = y_hi = y0;
+  } else if (valid && !a.nearest && t.taps.inside != 0) {
+    const unsigned in = t.taps.inside;
+    x_lo = (in & 5u) ? x0 : x0 + 1;
+    x_hi = (in & 10u) ? x0 + 1 : x0;
+    y_lo = (in & 3u) ? y0 : y0 + 1;
+    y_hi = (in & 12u) ? y0 + 1 : y0;
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) {
+    x_lo = min(x_lo, __shfl_xor_sync(0xffffffffu, x_lo, off));
+    y_lo = min(y_lo, __shfl_xor_sync(0xffffffffu, y_lo, off));
+    x_hi = max(x_hi, __shfl_xor_sync(0xffffffffu, x_hi, off));
+    y_hi = max(y_hi, __shfl_xor_sync(0xffffffffu, y_hi, off));
+  }
+  if (me == 0) {
+    box[0] = box[1] = INT_MAX;
+    box[2] = box[3] = INT_MIN;
+  }
+  __syncthreads();
+  if (me % 32 == 0) {
+    atomicMin(&box[0], x_lo);
+    atomicMin(&box[1], y_lo);
+    atomicMax(&box[2], x_hi);
+    atomicMax(&box[3], y_hi);
+  }
+  __syncthreads();
+  const bool empty = box[0] > box[2];
+  const int word0 = empty ? 0 : box[0] >> 2, row0 = empty ? 0 : box[1];
+  const int words = empty ? 0 : (box[2] >> 2) - word0 + 1, rows = empty ? 0 : box[3] - row0 + 1;
+  const int pitch = words | 1;  // in words; odd, so that rows fall in different banks
+  const std::int64_t dst = static_cast<std::int64_t>(oy) * a.out.stride_h + static_cast<std::int64_t>(ox) * a.out.stride_w;
+  if (pitch * rows > kStagedWords) {  // block-uniform: the box does not fit a buffer
+    if (valid) gather_planes(a, t, dst, first, last);
+    return;
+  }
+
+  // This thread's words of the box, the same for every plane: item i = me + 256 j is word i % words
+  // of box row i / words.
+  const int row_words = static_cast<int>(a.in.stride_h >> 2);
+  // Shared addresses are kept as 32-bit shared-window offsets (st.shared below): given generic
+  // pointers, the compiler rebuilt each address from the CTA's window base per store.
+  const auto stage_base = static_cast<std::uint32_t>(__cvta_generic_to_shared(&stage[0][0]));
+  int src_word[kStagedWordsPerThread];
+  std::uint32_t dst_addr[kStagedWordsPerThread];
+  int items = 0;
+#pragma unroll
+  for (int j = 0; j < kStagedWordsPerThread; ++j) {
+    const int i = me + j * kBlockThreads;
+    src_word[j] = 0;
+    dst_addr[j] = stage_base;
+    if (i < words * rows) {
+      const int r = i / words, c = i - r * words;
+      src_word[j] = (row0 + r) * row_words + word0 + c;
+      dst_addr[j] = stage_base + 4u * static_cast<std::uint32_t>(r * pitch + c);
+      items = j + 1;
+    }
+  }
+  // Sampling offsets into the box, in bytes: the tap (x0, y0) is box byte (y0 - row0) * 4 pitch +
+  // x0 - 4 word0 (negative for an outside tap, which is never read).
+  const int row_bytes = 4 * pitch;
+  const int at = (y0 - row0) * row_bytes + x0 - 4 * word0;
+  const std::uint8_t* in = static_cast<const std::uint8_t*>(a.in.data);
+  std::uint8_t* out = static_cast<std::uint8_t*>(a.out.data);
+  std::uint32_t next[kStagedWordsPerThread];
+  auto load = [&](std::uint32_t p) {
+    const auto* plane = reinterpret_cast<const std::uint32_t*>(in + a.in_planes.offset(p));
+#pragma unroll
+    for (int j = 0; j < kStagedWordsPerThread; ++j) {
+      if (j >= items) break;
+      next[j] = __ldg(plane + src_word[j]);
+    }
+  };
+  auto store = [&](int buffer) {  // buffer: 0 or kStagedWords
+#pragma unroll
+    for (int j = 0; j < kStagedWordsPerThread; ++j) {
+      if (j >= items) break;
+      asm volatile("st.shared.u32 [%0], %1;" ::"r"(dst_addr[j] + 4u * static_cast<std::uint32_t>(buffer)), "r"(next[j]) : "memory");
+    }
+  };
+  if (first < last) {
+    load(first);
+    store(0);
+  }
+  __syncthreads();
+  int buffer = 0;
+  for (std::uint32_t p = first; p < last; ++p) {
+    if (p + 1 < last) load(p + 1);
+    if (valid) {
+      const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(&stage[0][0] + buffer) + at;
+      A v;
+      if (a.nearest) {
+        v = x0 >= 0 ? kernels::load_as<A>(s[0]) : A(0);
+      } else {  // bilinear_sample's sum: fma from 0, taps in order
+        const unsigned in_taps = t.taps.inside;
+        v = 0;
+        if (in_taps & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(s[0]), t.taps.w[0], v);
+        if (in_taps & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(s[1]), t.taps.w[1], v);
+        if (in_taps & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(s[row_bytes]), t.taps.w[2], v);
+        if (in_taps & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(s[row_bytes + 1]), t.taps.w[3], v);
+      }
+      out[a.out_planes.offset(p) + dst] = plane_output<T, Grid>(a, p, v, t.mask);
+    }
+    buffer ^= kStagedWords;
+    if (p + 1 < last) store(buffer);
+    __syncthreads();
+  }
+}
+
+// Whether the staged schedule may read `in` by aligned 32-bit words: uint8 rows of unit stride,
+// every row and plane starting on a word, whole words a row (so no word reaches past a row's last
+// byte) and a plane's words indexable by int.
+inline bool staged_warp_fits(const kernels::ImageBatch& in) {
+  static const bool direct = [] {
+    const char* v = std::getenv("SV_WARP_SCHEDULE");
+    return v != nullptr && std::strcmp(v, "direct") == 0;
+  }();
+  const auto words = [](std::int64_t bytes) { return bytes % 4 == 0; };
+  return !direct && in.stride_w == 1 && reinterpret_cast<std::uintptr_t>(in.data) % 4 == 0 && words(in.w) &&
+         words(in.stride_h) && (in.c <= 1 || words(in.stride_c)) && (in.n <= 1 || words(in.stride_n)) &&
+         in.h * in.stride_h / 4 < (std::int64_t{1} << 31) - kStagedWords;
+}
+
 // Launches the warp of `input` into `output` (both [N, C, H, W] image batches) for image dtype T.
-template <class T, class Grid>
+// MayStage: whether uint8 may take warp_staged_kernel (measured for the affine and perspective
+// grids; elastic's per-pixel flows were not timed on it and stay on warp_kernel).
+template <class T, bool MayStage = true, class Grid>
 void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, InterpolationMode mode, const Fill& fill,
                  const Stream& stream, const char* op) {
   const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
@@ -96,6 +325,15 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
     }
   }
   LaunchScope scope(stream, op);
+  if constexpr (MayStage && std::is_same_v<T, std::uint8_t>) {
+    if (staged_warp_fits(in)) {
+      const std::int64_t tiles_w = (out.w + kStagedTileW - 1) / kStagedTileW, tiles_h = (out.h + kStagedTileH - 1) / kStagedTileH;
+      warp_staged_kernel<Grid><<<dim3(static_cast<unsigned>(tiles_w * tiles_h), g.grid.y), kBlockThreads, 0, scope.handle()>>>(
+          a, grid, static_cast<int>(tiles_w));
+      scope.check_launch();
+      return;
+    }
+  }
   warp_kernel<T, Grid><<<g.grid, kBlockThreads, 0, scope.handle()>>>(a, grid);
   scope.check_launch();
 }
