@@ -46,6 +46,9 @@ struct WarpPoint {
 //    images, whose planes stay in cache. What made affine of 64x3x224x224 faster (0.45x -> 0.8x
 //    torchvision's speed for float32, bench/RESULTS.md) was dropping the prefetch and keeping
 //    strides in locals; the schedule alone, with the prefetch, measured the same as row blocks.
+//    Nearest without a fill (affine's default) then gathers the group's planes pixel by pixel
+//    (gather_group): 0.86-1.00x -> 1.14-1.30x torchvision for that float32 batch with one thread
+//    (bench/RESULTS.md, nineteenth session).
 template <class T, class Grid>
 struct WarpRows {
   using S = typename Grid::Sample;
@@ -143,6 +146,46 @@ struct WarpRows {
     }
   }
 
+  // Nearest without a fill (a gather, no arithmetic) of planes [p0, p1), at most kGroup, over
+  // output rows [oy0, oy1): pixel by pixel with the planes inner, so that each 32-byte point is
+  // read once for the group and the group's loads are independent of each other.
+  SV_FORCE_INLINE void gather_group(std::int64_t p0, std::int64_t p1, std::int64_t oy0, std::int64_t oy1,
+                                    const WarpPoint<A>* points) const {
+    const std::int64_t w = out.w, dw = out.stride_w;
+    const T zero = kernels::warp_output<T, S>(A(0), A(0), true, false, A(0));
+    const int planes = static_cast<int>(p1 - p0);
+    const T* src[kGroup];
+    T* dst[kGroup];
+    for (int k = 0; k < planes; ++k) {
+      const std::int64_t n = (p0 + k) / out.c, c = (p0 + k) % out.c;
+      src[k] = static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c;
+      dst[k] = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c;
+    }
+    for (std::int64_t oy = oy0; oy < oy1; ++oy) {
+      const WarpPoint<A>* row = points + (oy - oy0) * w;
+      const std::int64_t at = oy * out.stride_h;
+      if (planes == kGroup) {
+        for (std::int64_t ox = 0; ox < w; ++ox) {
+          const WarpPoint<A>& q = row[ox];
+          const std::int64_t d = at + ox * dw;
+          if (q.inside != 0) {
+#pragma GCC unroll 4
+            for (int k = 0; k < kGroup; ++k) dst[k][d] = src[k][q.offset];
+          } else {
+#pragma GCC unroll 4
+            for (int k = 0; k < kGroup; ++k) dst[k][d] = zero;
+          }
+        }
+      } else {
+        for (std::int64_t ox = 0; ox < w; ++ox) {
+          const WarpPoint<A>& q = row[ox];
+          const std::int64_t d = at + ox * dw;
+          for (int k = 0; k < planes; ++k) dst[k][d] = q.inside != 0 ? src[k][q.offset] : zero;
+        }
+      }
+    }
+  }
+
   // Row blocks: the points of rows [oy0, oy1) into `points`, then every plane over them.
   SV_FORCE_INLINE void run_rows(std::int64_t oy0, std::int64_t oy1, WarpPoint<A>* points) const {
     make_points(oy0, oy1, points);
@@ -155,6 +198,10 @@ struct WarpRows {
     for (std::int64_t g = p0; g < p1; g += kGroup) {
       for (std::int64_t oy = 0; oy < out.h; oy += kBlock) {
         const std::int64_t oy1 = std::min(out.h, oy + kBlock);
+        if (nearest && !has_fill) {
+          gather_group(g, std::min(p1, g + kGroup), oy, oy1, points + oy * out.w);
+          continue;
+        }
         for (std::int64_t p = g; p < std::min(p1, g + kGroup); ++p) sample<false>(p, oy, oy1, points + oy * out.w);
       }
     }
