@@ -16,9 +16,9 @@
 //    thread, where the gather issued 32 scattered load instructions per warp), and gathers the
 //    taps from there. The next plane's words are loaded into registers before the current plane
 //    is sampled (two shared buffers, one barrier a plane). A block whose box does not fit its
-//    buffer (strong downscales, wild elastic flows) gathers from global memory as warp_kernel.
-//    SV_WARP_SCHEDULE=direct (read once) keeps every launch on warp_kernel, so that one build can
-//    time both.
+//    buffer (strong downscales) gathers from global memory as warp_kernel does. Elastic keeps
+//    warp_kernel (launch_warp's MayStage). SV_WARP_SCHEDULE=direct (read once) keeps every launch
+//    on warp_kernel, so that one build can time both.
 #pragma once
 
 #include <cuda_runtime.h>
