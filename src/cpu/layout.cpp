@@ -9,6 +9,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "cpu/elementwise.hpp"
 #include "cpu/simd.hpp"
+#include "cpu/stream_store.hpp"
 #include "kernels/copy.hpp"
 #include "streamvision/functional/layout.hpp"
 
@@ -112,7 +113,52 @@ void reverse_rows_with(const T* src, std::int64_t src_row, T* dst, std::int64_t 
   }
 }
 
+SV_CPU_CLONES void reverse_row_1(const std::uint8_t* src, std::uint8_t* dst, std::int64_t count) {
+  reverse_items(src, dst, count);
+}
+
+// Each row reversed into an L1 buffer (a piece of at most kStreamChunk bytes at a time) and
+// streamed out from there, with the same prefetch of the rows ahead as reverse_rows_with.
+template <class T, class ReverseRow>
+void reverse_rows_streamed_with(const T* src, std::int64_t src_row, T* dst, std::int64_t dst_row, std::int64_t count,
+                                std::int64_t rows, ReverseRow reverse_row) {
+  alignas(64) unsigned char buffer[kStreamChunk];
+  constexpr std::int64_t kItems = kStreamChunk / static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t bytes = count * static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t ahead = prefetch_rows_ahead(bytes);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    if (ahead != 0 && r + ahead < rows) prefetch_row(src + (r + ahead) * src_row, bytes);
+    for (std::int64_t j = 0; j < count; j += kItems) {
+      const std::int64_t n = std::min(kItems, count - j);
+      reverse_row(src + r * src_row - j, reinterpret_cast<T*>(buffer), n);
+      stream_bytes(dst + r * dst_row + j, buffer, static_cast<std::size_t>(n) * sizeof(T));
+    }
+  }
+}
+
 }  // namespace
+
+void reverse_rows_streamed(const void* src, std::int64_t src_row, void* dst, std::int64_t dst_row, std::int64_t count,
+                           std::int64_t rows, std::size_t itemsize) {
+  switch (itemsize) {
+    case 1:
+      reverse_rows_streamed_with(static_cast<const std::uint8_t*>(src), src_row, static_cast<std::uint8_t*>(dst), dst_row,
+                                 count, rows, &reverse_row_1);
+      break;
+    case 2:
+      reverse_rows_streamed_with(static_cast<const std::uint16_t*>(src), src_row, static_cast<std::uint16_t*>(dst), dst_row,
+                                 count, rows, [](const std::uint16_t* s, std::uint16_t* d, std::int64_t n) {
+                                   reverse_with(s, d, n, &reverse_2_avx2);
+                                 });
+      break;
+    default:
+      reverse_rows_streamed_with(static_cast<const std::uint32_t*>(src), src_row, static_cast<std::uint32_t*>(dst), dst_row,
+                                 count, rows, [](const std::uint32_t* s, std::uint32_t* d, std::int64_t n) {
+                                   reverse_with(s, d, n, &reverse_4_avx2);
+                                 });
+      break;
+  }
+}
 
 void reverse_rows(const void* src, std::int64_t src_row, void* dst, std::int64_t dst_row, std::int64_t count,
                   std::int64_t rows, std::size_t itemsize) {
@@ -224,6 +270,27 @@ void copy_rgb_pixels(const void* src, std::int64_t src_step, void* dst, std::int
     }
     case 2: copy_rgb_items(static_cast<const std::uint16_t*>(src), src_step, static_cast<std::uint16_t*>(dst), count); break;
     default: copy_rgb_items(static_cast<const std::uint32_t*>(src), src_step, static_cast<std::uint32_t*>(dst), count); break;
+  }
+}
+
+void copy_rgb_pixels_streamed(const void* src, std::int64_t src_step, void* dst, std::int64_t count, std::size_t itemsize) {
+  alignas(64) unsigned char buffer[kStreamChunk];
+  const auto* s = static_cast<const unsigned char*>(src);
+  auto* d = static_cast<unsigned char*>(dst);
+  const std::int64_t pixel = 3 * static_cast<std::int64_t>(itemsize);
+  // Chunks of whole cache lines: a chunk of a multiple of 64 pixels is whole lines once the
+  // first chunk has brought dst to a line boundary. 3 * 43 = 1 (mod 64), so 43 * k pixels
+  // advance dst by k items (mod 64 items).
+  const std::int64_t line_items = 64 / static_cast<std::int64_t>(itemsize);
+  const std::int64_t items_to_line =
+      (line_items - static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(d) / itemsize) % line_items) % line_items;
+  const std::int64_t chunk = kStreamChunk / pixel / 64 * 64;
+  std::int64_t n = items_to_line * 43 % line_items;
+  if (n == 0) n = chunk;
+  for (std::int64_t i = 0; i < count; i += n, n = chunk) {
+    n = std::min(n, count - i);
+    copy_rgb_pixels(s + i * src_step * static_cast<std::int64_t>(itemsize), src_step, buffer, n, itemsize);
+    stream_bytes(d + i * pixel, buffer, static_cast<std::size_t>(n * pixel));
   }
 }
 

@@ -130,9 +130,14 @@ print(h.hexdigest())
 """
 
 
-def _run(script, threads):
-    env = dict(os.environ, STREAMVISION_NUM_THREADS=str(threads))
-    return subprocess.run([sys.executable, "-c", script], env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+def _run(script, threads=None, env=None):
+    """The script's stdout, run in a fresh process (settings read once per process) with `env`
+    (default: this one's) and, if given, that many threads."""
+    env = dict(os.environ if env is None else env)
+    if threads is not None:
+        env["STREAMVISION_NUM_THREADS"] = str(threads)
+    return subprocess.run([sys.executable, "-c", script], env=env, check=True, stdout=subprocess.PIPE, text=True,
+                          timeout=300).stdout
 
 
 @needs_torchvision
@@ -191,14 +196,56 @@ def test_x86_64_v3_and_v4_twins_equal_the_baseline_bit_for_bit():
     env = dict(os.environ)
     env.pop("STREAMVISION_CPU_BASELINE", None)
     env.pop("STREAMVISION_CPU_NO_V4", None)
-    run = lambda: subprocess.run([sys.executable, "-c", _TWINS_SCRIPT], env=env, check=True, stdout=subprocess.PIPE,
-                                 text=True).stdout
+    run = lambda: _run(_TWINS_SCRIPT, env=env)
     best = run()
     env["STREAMVISION_CPU_NO_V4"] = "1"
     v3 = run()
     env["STREAMVISION_CPU_BASELINE"] = "1"
     base = run()
     assert best == v3 == base
+
+
+# The streaming stores of large outputs (cpu/stream_store.hpp) on small inputs: with
+# STREAMVISION_CPU_STREAM_BYTES=0 every dense output streams; by default none of these do. Both
+# runs must give the same bytes, and the streamed flips numpy's flips.
+_STREAM_SCRIPT = r"""
+import hashlib
+import numpy as np
+import streamvision.transforms.v2.functional as F
+rng = np.random.default_rng(11)
+h = hashlib.sha256()
+for dtype in (np.uint8, np.float32, np.float16, np.int16, np.int64, np.bool_):
+    for shape in ((2, 3, 5, 7), (1, 3, 33, 224), (3, 4, 1500), (2, 3, 2, 1)):
+        x = rng.integers(0, 256, shape).astype(dtype)
+        hwc = np.ascontiguousarray(np.moveaxis(x, -3, -1))
+        views = [x, np.moveaxis(hwc, -1, -3), x[..., 1:, 1:] if shape[-1] > 1 else x]
+        for v in views:
+            for ours, ref in ((F.horizontal_flip(v), v[..., ::-1]), (F.vertical_flip(v), v[..., ::-1, :])):
+                assert ours.shape == ref.shape and np.array_equal(ours, ref), (dtype, shape, v.strides)
+                h.update(np.ascontiguousarray(ours).tobytes())
+            if dtype in (np.uint8, np.float32):
+                f = v if dtype == np.uint8 else v / 255
+                ys = [F.invert(f), F.to_dtype(v, np.float32, scale=True), F.adjust_brightness(f, 1.3),
+                      F.solarize(f, 128 if dtype == np.uint8 else 0.5)]
+                if dtype == np.uint8:
+                    ys.append(F.posterize(v, 3))
+                    ys.append(F.normalize(F.to_dtype(v, np.float32, scale=True), [0.4, 0.5, 0.6], [0.2, 0.3, 0.25]))
+                if v.ndim == 4 and v.shape[-1] > 3 and v.shape[-2] > 3:
+                    ys.append(F.erase(f, 1, 2, 2, 3, np.zeros((1,), f.dtype)))
+                for y in ys:
+                    h.update(np.ascontiguousarray(y).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_streaming_stores_write_the_same_bytes():
+    env = dict(os.environ)
+    env.pop("STREAMVISION_CPU_STREAM_BYTES", None)
+    plain = _run(_STREAM_SCRIPT, env=env)
+    env["STREAMVISION_CPU_STREAM_BYTES"] = "0"
+    streamed = _run(_STREAM_SCRIPT, env=env)
+    streamed_threads = _run(_STREAM_SCRIPT, 3, env)  # tasks on the pool's threads: each ends with a fence
+    assert plain == streamed == streamed_threads
 
 
 _SET_THREADS_SCRIPT = r"""
