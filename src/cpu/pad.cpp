@@ -6,6 +6,7 @@
 
 #include "cpu/elementwise.hpp"
 #include "cpu/parallel.hpp"
+#include "cpu/stream_store.hpp"
 #include "core/tensor_views.hpp"
 #include "kernels/pad_plan.hpp"
 #include "streamvision/functional/pad.hpp"
@@ -13,6 +14,10 @@
 namespace streamvision::cpu {
 
 namespace {
+
+// The longest output row (bytes) built in a buffer to be streamed out: a 1080p float32
+// channels_last row is 23 KB. Longer rows keep plain stores.
+constexpr std::int64_t kPadRowBuffer = 32 * 1024;
 
 template <class T, bool RoundTrip>
 void pad_rows(const kernels::PadPlan& p, const T* in, T* out, const std::vector<std::uint64_t>& fill_bits) {
@@ -42,43 +47,58 @@ void pad_rows(const kernels::PadPlan& p, const T* in, T* out, const std::vector<
     offsets[static_cast<std::size_t>(e)] = kernels::pad_element(p, origin, e, channel);
     row_fill[static_cast<std::size_t>(e)] = fill_of(channel);
   }
-  parallel_for(p.rows(), std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(len, 1)), [&](std::int64_t first, std::int64_t last) {
-    for (std::int64_t row = first; row < last; ++row) {
-      T* dst = out + row * len;
-      const kernels::PadRow r = kernels::pad_row(p, row);
-      if (r.source < 0) {  // a top or bottom row of a constant pad
-        if (constant_planar) {
-          std::fill(dst, dst + len, fill_of(r.channel));
-        } else {
-          std::copy(row_fill.begin(), row_fill.end(), dst);
-        }
-        continue;
-      }
-      // The interior first, then the borders: the input row is read front to back once, and the
-      // borders' reads hit the cache (reading the row's ends first made them the misses).
-      if (copy_interior) {
-        if (ie > ib) {
-          copy_bytes(dst + ib, in + r.source + offsets[static_cast<std::size_t>(ib)], static_cast<std::size_t>(ie - ib) * sizeof(T));
-        }
-      } else {
-        for (std::int64_t e = ib; e < ie; ++e) dst[e] = load(r.source + offsets[static_cast<std::size_t>(e)]);
-      }
+  // A large output's rows are built in an L1 buffer and streamed out (cpu/stream_store.hpp).
+  // Rows of whole 16-byte pieces only, on 16 bytes (see run_elementwise): a uint8 pad's 232-byte rows
+  // streamed ran 2.5x slower.
+  const std::int64_t row_bytes = len * static_cast<std::int64_t>(sizeof(T));
+  const bool streaming = row_bytes <= kPadRowBuffer && row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+                         stream_output(static_cast<std::size_t>(p.rows() * len) * sizeof(T));
+  auto build_row = [&](std::int64_t row, T* dst) {
+    const kernels::PadRow r = kernels::pad_row(p, row);
+    if (r.source < 0) {  // a top or bottom row of a constant pad
       if (constant_planar) {
-        // A planar row of a constant pad: its borders are the row's channel's fill, stored as
-        // fills (element by element, a uint8 64x3x224x224 batch padded by 4 ran at 0.68x
-        // torchvision's CPU speed).
-        const T f = fill_of(r.channel);
-        std::fill(dst, dst + ib, f);
-        std::fill(dst + ie, dst + len, f);
+        std::fill(dst, dst + len, fill_of(r.channel));
       } else {
-        auto border = [&](std::int64_t e) {
-          const std::int64_t off = offsets[static_cast<std::size_t>(e)];
-          dst[e] = off < 0 ? row_fill[static_cast<std::size_t>(e)] : load(r.source + off);
-        };
-        for (std::int64_t e = 0; e < ib; ++e) border(e);
-        for (std::int64_t e = ie; e < len; ++e) border(e);
+        std::copy(row_fill.begin(), row_fill.end(), dst);
       }
+      return;
     }
+    // The interior first, then the borders: the input row is read front to back once, and the
+    // borders' reads hit the cache (reading the row's ends first made them the misses).
+    if (copy_interior) {
+      if (ie > ib) {
+        copy_bytes(dst + ib, in + r.source + offsets[static_cast<std::size_t>(ib)], static_cast<std::size_t>(ie - ib) * sizeof(T));
+      }
+    } else {
+      for (std::int64_t e = ib; e < ie; ++e) dst[e] = load(r.source + offsets[static_cast<std::size_t>(e)]);
+    }
+    if (constant_planar) {
+      // A planar row of a constant pad: its borders are the row's channel's fill, stored as
+      // fills (element by element, a uint8 64x3x224x224 batch padded by 4 ran at 0.68x
+      // torchvision's CPU speed).
+      const T f = fill_of(r.channel);
+      std::fill(dst, dst + ib, f);
+      std::fill(dst + ie, dst + len, f);
+    } else {
+      auto border = [&](std::int64_t e) {
+        const std::int64_t off = offsets[static_cast<std::size_t>(e)];
+        dst[e] = off < 0 ? row_fill[static_cast<std::size_t>(e)] : load(r.source + off);
+      };
+      for (std::int64_t e = 0; e < ib; ++e) border(e);
+      for (std::int64_t e = ie; e < len; ++e) border(e);
+    }
+  };
+  parallel_for(p.rows(), std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(len, 1)), [&](std::int64_t first, std::int64_t last) {
+    if (!streaming) {
+      for (std::int64_t row = first; row < last; ++row) build_row(row, out + row * len);
+      return;
+    }
+    alignas(64) unsigned char buffer[kPadRowBuffer];
+    for (std::int64_t row = first; row < last; ++row) {
+      build_row(row, reinterpret_cast<T*>(buffer));
+      stream_bytes(out + row * len, buffer, static_cast<std::size_t>(len) * sizeof(T));
+    }
+    stream_fence();
   });
 }
 

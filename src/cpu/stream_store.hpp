@@ -14,6 +14,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace streamvision::cpu {
 
@@ -27,6 +32,21 @@ bool stream_output(std::size_t bytes);
 // the ragged ends with plain ones. The ranges must not overlap (they may be equal). Other
 // threads may see the bytes only after this thread's stream_fence().
 void stream_bytes(void* dst, const void* src, std::size_t n);
+
+// The 64 bytes at `line` (64-byte aligned) to `dst` (64-byte aligned) with non-temporal stores;
+// inline, for loops that produce a line at a time.
+inline void stream_line(void* dst, const void* line) {
+#if defined(__x86_64__)
+  const auto* s = static_cast<const __m128i*>(line);
+  auto* d = static_cast<__m128i*>(dst);
+  _mm_stream_si128(d, _mm_load_si128(s));
+  _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
+  _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
+  _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
+#else
+  std::memcpy(dst, line, 64);
+#endif
+}
 
 // Orders this thread's non-temporal stores before its later stores (the thread pool's "task
 // done"): call it at the end of every task that used stream_bytes.

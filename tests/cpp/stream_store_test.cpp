@@ -1,7 +1,7 @@
 // The CPU engine's streaming stores (cpu/stream_store.hpp) write exactly the bytes the plain
 // copies write, for every alignment of source and destination, and nothing outside them:
-// stream_bytes against memcpy, and the streamed reversed rows and RGB pixels (cpu/layout.cpp)
-// against their plain twins.
+// stream_bytes against memcpy, stream_line, and the streamed reversed rows and RGB pixels
+// (cpu/layout.cpp) against their plain twins.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -46,6 +46,19 @@ TEST(StreamStore, BytesEqualMemcpyForEveryAlignment) {
       }
     }
   }
+}
+
+TEST(StreamStore, LineCopiesSixtyFourBytes) {
+  const auto src = random_bytes(64, 5);
+  alignas(64) unsigned char line[64];
+  std::memcpy(line, src.data(), 64);
+  alignas(64) unsigned char dst[192];
+  std::memset(dst, kCanary, sizeof dst);
+  streamvision::cpu::stream_line(dst + 64, line);
+  stream_fence();
+  EXPECT_EQ(std::memcmp(dst + 64, src.data(), 64), 0);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(dst[i], kCanary);
+  for (int i = 128; i < 192; ++i) ASSERT_EQ(dst[i], kCanary);
 }
 
 TEST(StreamStore, SameRangeIsLeftAlone) {

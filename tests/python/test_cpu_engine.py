@@ -226,7 +226,8 @@ for dtype in (np.uint8, np.float32, np.float16, np.int16, np.int64, np.bool_):
             if dtype in (np.uint8, np.float32):
                 f = v if dtype == np.uint8 else v / 255
                 ys = [F.invert(f), F.to_dtype(v, np.float32, scale=True), F.adjust_brightness(f, 1.3),
-                      F.solarize(f, 128 if dtype == np.uint8 else 0.5)]
+                      F.solarize(f, 128 if dtype == np.uint8 else 0.5), F.pad(f, [4], padding_mode="edge"),
+                      F.pad(f, [3, 1, 1, 2], fill=7)]
                 if dtype == np.uint8:
                     ys.append(F.posterize(v, 3))
                     ys.append(F.normalize(F.to_dtype(v, np.float32, scale=True), [0.4, 0.5, 0.6], [0.2, 0.3, 0.25]))
