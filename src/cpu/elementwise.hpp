@@ -136,14 +136,14 @@ SV_FORCE_INLINE void elementwise_run_streamed(const In* src, Out* dst, std::int6
   constexpr std::int64_t kLine = 64 / static_cast<std::int64_t>(sizeof(Out));
   const std::int64_t head =
       std::min(count, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64 / sizeof(Out)));
-  elementwise_run(src, dst, head, is0, 1, channel, op);
+  if (head > 0) elementwise_run(src, dst, head, is0, 1, channel, op);
   std::int64_t j = head;
   for (; j + kLine <= count; j += kLine) {
     alignas(64) Out line[kLine];
     for (std::int64_t k = 0; k < kLine; ++k) line[k] = op(src[(j + k) * is0], channel);
     stream_line(dst + j, line);
   }
-  elementwise_run(src + j * is0, dst + j, count - j, is0, 1, channel, op);
+  if (j < count) elementwise_run(src + j * is0, dst + j, count - j, is0, 1, channel, op);
 }
 
 // The same for outputs of 2 bytes or more: a 4 KB buffer in L1 that the plain loop fills and

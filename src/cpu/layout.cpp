@@ -24,6 +24,7 @@ namespace {
 // prefetcher follows by itself.
 constexpr std::int64_t kPrefetchAhead = 4096;  // bytes
 inline std::int64_t prefetch_rows_ahead(std::int64_t row_bytes) {
+  if (row_bytes <= 0) return 0;  // an empty run (the ragged end of a streamed one)
   return row_bytes > kPrefetchAhead ? 0 : (kPrefetchAhead + row_bytes - 1) / row_bytes;
 }
 // The `bytes` bytes of a row read backwards from the item at row_end.

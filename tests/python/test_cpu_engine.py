@@ -235,6 +235,14 @@ for dtype in (np.uint8, np.float32, np.float16, np.int16, np.int64, np.bool_):
                     ys.append(F.erase(f, 1, 2, 2, 3, np.zeros((1,), f.dtype)))
                 for y in ys:
                     h.update(np.ascontiguousarray(y).tobytes())
+# Runs the engine's general path streams: 1-D tensors and rows longer than a work piece (32,768
+# items), reversed, whose ragged ends may be empty.
+for dtype in (np.uint8, np.float32, np.int16):
+    for shape in ((4,), (100,), (1, 2, 40000)):
+        x = rng.integers(0, 256, shape).astype(dtype)
+        ours = F.horizontal_flip(x)
+        assert np.array_equal(ours, x[..., ::-1]), (dtype, shape)
+        h.update(ours.tobytes())
 print(h.hexdigest())
 """
 
