@@ -698,3 +698,41 @@ def test_photometric_functionals_dispatch_on_tv_tensors_as_torchvision(name, arg
         assert type(got) is type(want), (name, type(x).__name__)
         torch.testing.assert_close(got.as_subclass(torch.Tensor).float(), want.as_subclass(torch.Tensor).float(),
                                    rtol=0, atol=1.0)
+
+
+def test_to_dtype_default_and_named_dtypes_on_tv_tensors_as_torchvision():
+    """to_dtype's default dtype (float32) and a dtype given by name reach masks and boxes as
+    torchvision's cast (no scaling); Images are scaled by the kernel."""
+    g = torch.Generator().manual_seed(1)
+    mask = tv_tensors.Mask(torch.randint(0, 3, (9, 10), generator=g, dtype=torch.uint8))
+    boxes = tv_tensors.BoundingBoxes([[1, 2, 5, 6]], format="XYXY", canvas_size=(9, 10))
+    image = tv_tensors.Image(torch.randint(0, 256, (3, 9, 10), generator=g, dtype=torch.uint8))
+    for x in (mask, boxes, image):
+        for got, want in ((F.to_dtype(x), TF.to_dtype(x)), (F.to_dtype(x, "float32", scale=True),
+                                                             TF.to_dtype(x, torch.float32, scale=True))):
+            assert type(got) is type(want) and got.dtype == want.dtype == torch.float32
+            torch.testing.assert_close(got.as_subclass(torch.Tensor), want.as_subclass(torch.Tensor), rtol=0,
+                                       atol=1e-6)
+
+
+def test_functionals_forward_keyword_arguments_and_tensor_subclasses():
+    """The functionals are generated with explicit parameters: arguments given by keyword reach the
+    kernel as given by position, and a torch.Tensor subclass that is no tv_tensor is a plain input
+    (its result is the same values), before and after a tv_tensor of the same op."""
+    g = torch.Generator().manual_seed(2)
+    x = torch.randint(0, 256, (3, 9, 10), generator=g, dtype=torch.uint8)
+    xf = x.float() / 255
+    mean, std = [0.4, 0.5, 0.6], [0.2, 0.3, 0.25]
+    torch.testing.assert_close(F.normalize(xf, std=std, mean=mean), TF.normalize(xf, mean, std))
+    torch.testing.assert_close(F.adjust_gamma(x, gain=1.2, gamma=0.8), TF.adjust_gamma(x, 0.8, 1.2), rtol=0, atol=1)
+    torch.testing.assert_close(F.resize(x, size=[5, 7], antialias=True), TF.resize(x, [5, 7], antialias=True))
+
+    class Sub(torch.Tensor):
+        pass
+
+    for inpt in (x.as_subclass(Sub), tv_tensors.Image(x), x.as_subclass(Sub)):
+        for name, args in (("horizontal_flip", ()), ("invert", ()), ("crop", (1, 2, 5, 6))):
+            got, want = getattr(F, name)(inpt, *args), getattr(TF, name)(x, *args)
+            assert torch.equal(got.as_subclass(torch.Tensor), want), (name, type(inpt).__name__)
+            if isinstance(inpt, tv_tensors.Image):
+                assert type(got) is tv_tensors.Image

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Optional, Sequence, Tuple, Union
 
 from . import _kernels
-from ._dispatch import dispatch
+from ._dispatch import dispatch, plain
 from .._interpolation import InterpolationMode
 
 from ...._docs import op_doc
@@ -37,9 +37,10 @@ def horizontal_flip(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> Ima
     Returns:
         The flipped image, of ``inpt``'s kind.
     """
-    return dispatch("horizontal_flip", inpt, stream,
-                    image=lambda x: _kernels.horizontal_flip(x, stream=stream),
-                    mask=lambda x: _kernels.horizontal_flip(x, stream=stream),
+    image = lambda x: _kernels.horizontal_flip(x, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("horizontal_flip", inpt, stream, image=image, mask=image,
                     boxes=lambda m, b, meta: m.horizontal_flip(b, meta),
                     keypoints=lambda m, k, canvas: m.horizontal_flip(k, canvas))
 
@@ -55,9 +56,10 @@ def vertical_flip(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> Image
     Returns:
         The flipped image, of ``inpt``'s kind.
     """
-    return dispatch("vertical_flip", inpt, stream,
-                    image=lambda x: _kernels.vertical_flip(x, stream=stream),
-                    mask=lambda x: _kernels.vertical_flip(x, stream=stream),
+    image = lambda x: _kernels.vertical_flip(x, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("vertical_flip", inpt, stream, image=image, mask=image,
                     boxes=lambda m, b, meta: m.vertical_flip(b, meta),
                     keypoints=lambda m, k, canvas: m.vertical_flip(k, canvas))
 
@@ -83,8 +85,10 @@ def resize(inpt: ImageT, size: Union[int, Sequence[int], None], interpolation: O
     Returns:
         The resized image, of ``inpt``'s kind.
     """
-    return dispatch("resize", inpt, stream,
-                    image=lambda x: _kernels.resize(x, size, interpolation, max_size, antialias, stream=stream),
+    image = lambda x: _kernels.resize(x, size, interpolation, max_size, antialias, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("resize", inpt, stream, image=image,
                     mask=lambda x: _kernels.resize(x, size, NEAREST, max_size, stream=stream),
                     boxes=lambda m, b, meta: m.resize(b, meta, size, max_size),
                     keypoints=lambda m, k, canvas: m.resize(k, canvas, size, max_size))
@@ -110,9 +114,11 @@ def resized_crop(inpt: ImageT, top: int, left: int, height: int, width: int, siz
     Returns:
         The resized window, of ``inpt``'s kind.
     """
-    return dispatch("resized_crop", inpt, stream,
-                    image=lambda x: _kernels.resized_crop(x, top, left, height, width, size, interpolation, antialias,
-                                                          stream=stream),
+    image = lambda x: _kernels.resized_crop(x, top, left, height, width, size, interpolation, antialias,
+                                            stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("resized_crop", inpt, stream, image=image,
                     mask=lambda x: _kernels.resized_crop(x, top, left, height, width, size, NEAREST, stream=stream),
                     boxes=lambda m, b, meta: m.resized_crop(b, meta, top, left, height, width, size),
                     keypoints=lambda m, k, canvas: m.resized_crop(k, canvas, top, left, height, width, size))
@@ -136,9 +142,10 @@ def crop(inpt: ImageT, top: int, left: int, height: int, width: int, *,
     Returns:
         The window ``[..., height, width]``, of ``inpt``'s kind.
     """
-    return dispatch("crop", inpt, stream,
-                    image=lambda x: _kernels.crop(x, top, left, height, width, stream=stream),
-                    mask=lambda x: _kernels.crop(x, top, left, height, width, stream=stream),
+    image = lambda x: _kernels.crop(x, top, left, height, width, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("crop", inpt, stream, image=image, mask=image,
                     boxes=lambda m, b, meta: m.crop(b, meta, top, left, height, width),
                     keypoints=lambda m, k, canvas: m.crop(k, canvas, top, left, height, width))
 
@@ -156,9 +163,10 @@ def center_crop(inpt: ImageT, output_size: Union[int, Sequence[int]], *,
     Returns:
         The window, of ``inpt``'s kind.
     """
-    return dispatch("center_crop", inpt, stream,
-                    image=lambda x: _kernels.center_crop(x, output_size, stream=stream),
-                    mask=lambda x: _kernels.center_crop(x, output_size, stream=stream),
+    image = lambda x: _kernels.center_crop(x, output_size, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("center_crop", inpt, stream, image=image, mask=image,
                     boxes=lambda m, b, meta: m.center_crop(b, meta, output_size),
                     keypoints=lambda m, k, canvas: m.center_crop(k, canvas, output_size))
 
@@ -183,8 +191,10 @@ def pad(inpt: ImageT, padding: Union[int, Sequence[int]], fill: Fill = None, pad
 
         return _kernels.pad(x, padding, pad_fill(fill), padding_mode, stream=stream)
 
-    return dispatch("pad", inpt, stream,
-                    image=lambda x: _kernels.pad(x, padding, fill, padding_mode, stream=stream),
+    image = lambda x: _kernels.pad(x, padding, fill, padding_mode, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("pad", inpt, stream, image=image,
                     mask=mask,
                     boxes=lambda m, b, meta: m.pad(b, meta, padding, padding_mode),
                     keypoints=lambda m, k, canvas: m.pad(k, canvas, padding, padding_mode))
@@ -210,8 +220,10 @@ def rotate(inpt: ImageT, angle: float, interpolation: Optional[InterpolationLike
     Returns:
         The rotated image, of ``inpt``'s kind.
     """
-    return dispatch("rotate", inpt, stream,
-                    image=lambda x: _kernels.rotate(x, angle, interpolation, expand, center, fill, stream=stream),
+    image = lambda x: _kernels.rotate(x, angle, interpolation, expand, center, fill, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("rotate", inpt, stream, image=image,
                     mask=lambda x: _kernels.rotate(x, angle, NEAREST, expand, center, fill, stream=stream),
                     boxes=lambda m, b, meta: m.rotate(b, meta, angle, expand, center),
                     keypoints=lambda m, k, canvas: m.rotate(k, canvas, angle, expand, center))
@@ -237,9 +249,11 @@ def affine(inpt: ImageT, angle: float, translate: Sequence[float], scale: float,
     Returns:
         The transformed image, of ``inpt``'s kind.
     """
-    return dispatch("affine", inpt, stream,
-                    image=lambda x: _kernels.affine(x, angle, translate, scale, shear, interpolation, fill, center,
-                                                    stream=stream),
+    image = lambda x: _kernels.affine(x, angle, translate, scale, shear, interpolation, fill, center,
+                                      stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("affine", inpt, stream, image=image,
                     mask=lambda x: _kernels.affine(x, angle, translate, scale, shear, NEAREST, fill, center,
                                                    stream=stream),
                     boxes=lambda m, b, meta: m.affine(b, meta, angle, translate, scale, shear, center),
@@ -270,9 +284,11 @@ def perspective(inpt: ImageT, startpoints: Optional[Sequence[Sequence[float]]],
     Raises:
         RuntimeError: the points are (nearly) singular (torchvision raises ``torch.linalg.LinAlgError``).
     """
-    return dispatch("perspective", inpt, stream,
-                    image=lambda x: _kernels.perspective(x, startpoints, endpoints, interpolation, fill, coefficients,
-                                                         stream=stream),
+    image = lambda x: _kernels.perspective(x, startpoints, endpoints, interpolation, fill, coefficients,
+                                           stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("perspective", inpt, stream, image=image,
                     mask=lambda x: _kernels.perspective(x, startpoints, endpoints, NEAREST, fill, coefficients,
                                                         stream=stream),
                     boxes=lambda m, b, meta: m.perspective(b, meta, startpoints, endpoints, coefficients),
@@ -298,8 +314,10 @@ def elastic(inpt: ImageT, displacement: ImageLike, interpolation: Optional[Inter
     Returns:
         The deformed image, of ``inpt``'s kind.
     """
-    return dispatch("elastic", inpt, stream,
-                    image=lambda x: _kernels.elastic(x, displacement, interpolation, fill, stream=stream),
+    image = lambda x: _kernels.elastic(x, displacement, interpolation, fill, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("elastic", inpt, stream, image=image,
                     mask=lambda x: _kernels.elastic(x, displacement, NEAREST, fill, stream=stream),
                     boxes=lambda m, b, meta: m.elastic(b, meta, displacement),
                     keypoints=lambda m, k, canvas: m.elastic(k, canvas, displacement))
@@ -319,7 +337,10 @@ def five_crop(inpt: ImageT, size: Union[int, Sequence[int]], *,
     Returns:
         ``(top_left, top_right, bottom_left, bottom_right, center)``, each of ``inpt``'s kind.
     """
-    return dispatch("five_crop", inpt, stream, image=lambda x: _kernels.five_crop(x, size, stream=stream))
+    image = lambda x: _kernels.five_crop(x, size, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("five_crop", inpt, stream, image=image)
 
 
 @op_doc("all")
@@ -336,5 +357,7 @@ def ten_crop(inpt: ImageT, size: Union[int, Sequence[int]], vertical_flip: bool 
     Returns:
         The five crops of the image, then the five of the flipped image.
     """
-    return dispatch("ten_crop", inpt, stream,
-                    image=lambda x: _kernels.ten_crop(x, size, vertical_flip, stream=stream))
+    image = lambda x: _kernels.ten_crop(x, size, vertical_flip, stream=stream)
+    if plain(inpt):
+        return image(inpt)
+    return dispatch("ten_crop", inpt, stream, image=image)

@@ -10,10 +10,10 @@ call and one ``torch.compiler.is_compiling()`` check (TorchDynamo folds that che
 tracing).
 """
 
-import inspect
-
 from streamvision import _C
 from streamvision._optional_torch import torch
+
+from ._forwarding import Parameters, make
 
 __all__ = [
     "adjust_brightness",
@@ -59,34 +59,16 @@ __all__ = [
 def _eager_or_traced(eager, traced):
     """A function with the signature of `traced` (the custom-op adapter, written with the
     functional's signature) that calls `eager` (the _C function), or `traced` while torch.compile
-    traces. It is generated with explicit parameters because forwarding through ``*args,
-    **kwargs`` costs about twice as much per call; keyword-only arguments (``stream=``) reach the
-    _C function only when given. Everything it calls is a closure variable: TorchDynamo resolves
-    a function's globals through its module name, which generated functions would share."""
-    name = eager.__name__
-    params, positional, keywords, defaults = [], [], [], {}
-    for p in inspect.signature(traced).parameters.values():
-        if p.kind is p.KEYWORD_ONLY and not keywords:
-            params.append("*")
-        (keywords if p.kind is p.KEYWORD_ONLY else positional).append(p.name)
-        if p.default is p.empty:
-            params.append(p.name)
-        else:
-            defaults[f"_default_{p.name}"] = p.default
-            params.append(f"{p.name}=_default_{p.name}")
-    args = ", ".join(positional)
-    all_args = ", ".join(positional + [f"{k}={k}" for k in keywords])
-    lines = [f"def _make(_is_compiling, _eager, _traced, {', '.join(defaults)}):",
-             f"    def {name}({', '.join(params)}):",
-             "        if _is_compiling():",
-             f"            return _traced({all_args})"]
-    if keywords:
-        lines += [f"        if {' and '.join(f'{k} is None' for k in keywords)}:",
-                  f"            return _eager({args})"]
-    lines += [f"        return _eager({all_args})", f"    return {name}"]
-    scope = {"__name__": __name__}
-    exec("\n".join(lines), scope)
-    kernel = scope["_make"](torch.compiler.is_compiling, eager, traced, **defaults)
+    traces. Generated with explicit parameters (_forwarding); keyword-only arguments (``stream=``)
+    reach the _C function only when given."""
+    params = Parameters(traced)
+    body = ["    if _is_compiling():", f"        return _traced({params.call()})"]
+    if params.keywords:
+        body += [f"    if {' and '.join(f'{k} is None' for k in params.keywords)}:",
+                 f"        return _eager({params.call(keywords=False)})"]
+    body += [f"    return _eager({params.call()})"]
+    kernel = make(eager.__name__, params, body,
+                  dict(_is_compiling=torch.compiler.is_compiling, _eager=eager, _traced=traced))
     kernel.__doc__ = eager.__doc__
     return kernel
 

@@ -11,6 +11,8 @@ import sys
 from typing import Callable, Optional, Sequence, TypeVar, Union
 
 from . import _kernels
+from ._dispatch import plain, plain_types
+from ._forwarding import Parameters, make
 from ...._C import Generator
 from ...._docs import op_doc
 from ...._typing import DTypeLike, ImageLike, ImageT, StreamLike
@@ -32,43 +34,56 @@ def _dispatching(kinds=_IMAGE_AND_VIDEO) -> Callable[[_F], _F]:
 
 def _dispatching_functional(signature, kinds):
     name = signature.__name__
-    kernel = getattr(_kernels, name)
+    params = Parameters(signature)
+    assert params.positional[0] == "inpt", name
+    rest = params.call(skip_first=True)
+    # Plain inputs (their type looked up first: a function call less) call the kernel with the
+    # arguments as given; a tv_tensor goes to _on_tv_tensor with the kernel call for its plain tensor.
+    body = ["    if type(inpt) in _plain_types or _plain(inpt):",
+            f"        return _kernel({params.call()})",
+            f"    return _on_tv_tensor(inpt, lambda x: _kernel(x, {rest}))"]
+    functional = make(name, params, body, dict(_plain_types=plain_types, _plain=plain, _kernel=getattr(_kernels, name),
+                                               _on_tv_tensor=functools.partial(_on_tv_tensor, name, kinds)))
+    return functools.update_wrapper(functional, signature)
 
-    @functools.wraps(signature)
-    def functional(inpt, *args, **kwargs):
-        tv = _tv_tensors()
-        if tv is None or not isinstance(inpt, tv.TVTensor):
-            return kernel(inpt, *args, **kwargs)
-        if isinstance(inpt, tuple(getattr(tv, k) for k in kinds)):
-            return tv.wrap(kernel(inpt.as_subclass(sys.modules["torch"].Tensor), *args, **kwargs), like=inpt)
-        raise TypeError(f"Functional F.{name} supports inputs of type {', '.join(kinds)} and plain tensors, "
-                        f"but got {type(inpt).__name__}")
 
-    return functional
+def _on_tv_tensor(name, kinds, inpt, image):
+    """image(plain tensor) for the tv_tensor kinds the functional takes, with inpt's type put back;
+    torchvision's TypeError for the others."""
+    tv = _tv_tensors()
+    if isinstance(inpt, tuple(getattr(tv, k) for k in kinds)):
+        return tv.wrap(image(inpt.as_subclass(sys.modules["torch"].Tensor)), like=inpt)
+    raise TypeError(f"Functional F.{name} supports inputs of type {', '.join(kinds)} and plain tensors, "
+                    f"but got {type(inpt).__name__}")
 
 
 def _to_dtype(signature: _F) -> _F:
-    kernel = _kernels.to_dtype
+    params = Parameters(signature)
+    rest = params.call(skip_first=True)
+    # A plain torch tensor that already has the (torch) dtype asked for, no stream given: the input
+    # itself, as the kernel and torchvision return it, without the call (not while torch.compile
+    # traces: there the custom op returns a copy, see _kernels).
+    body = ["    torch = _modules.get('torch')",
+            "    if (torch is not None and type(inpt) is torch.Tensor and stream is None and dtype is inpt.dtype",
+            "            and not torch.compiler.is_compiling()):",
+            "        return inpt",
+            "    if type(inpt) in _plain_types or _plain(inpt):",
+            f"        return _kernel({params.call()})",
+            f"    return _to_dtype_tv_tensor(inpt, dtype, lambda x: _kernel(x, {rest}))"]
+    functional = make("to_dtype", params, body, dict(_modules=sys.modules, _plain_types=plain_types, _plain=plain,
+                                                     _kernel=_kernels.to_dtype, _to_dtype_tv_tensor=_to_dtype_tv_tensor))
+    return functools.update_wrapper(functional, signature)
 
-    @functools.wraps(signature)
-    def to_dtype(inpt, *args, **kwargs):
-        # A plain torch tensor that already has the (torch) dtype asked for, no stream given: the
-        # input itself, as the kernel and torchvision return it, without the call (not while
-        # torch.compile traces: there the custom op returns a copy, see _kernels).
-        torch = sys.modules.get("torch")
-        if (torch is not None and type(inpt) is torch.Tensor and kwargs.get("stream") is None
-                and (args[0] if args else kwargs.get("dtype")) is inpt.dtype and not torch.compiler.is_compiling()):
-            return inpt
-        tv = _tv_tensors()
-        if tv is None or not isinstance(inpt, tv.TVTensor):
-            return kernel(inpt, *args, **kwargs)
-        plain = inpt.as_subclass(sys.modules["torch"].Tensor)
-        if isinstance(inpt, (tv.Image, tv.Video)):
-            return tv.wrap(kernel(plain, *args, **kwargs), like=inpt)
-        dtype = args[0] if args else kwargs.get("dtype")
-        return tv.wrap(plain.to(dtype), like=inpt)  # masks, boxes, keypoints: a plain cast
 
-    return to_dtype
+def _to_dtype_tv_tensor(inpt, dtype, image):
+    """to_dtype of a tv_tensor: Images and Videos by the kernel (image(plain tensor)); masks, boxes
+    and keypoints by a plain cast, without scaling, as torchvision converts them."""
+    tv = _tv_tensors()
+    torch = sys.modules["torch"]
+    plain = inpt.as_subclass(torch.Tensor)
+    if isinstance(inpt, (tv.Image, tv.Video)):
+        return tv.wrap(image(plain), like=inpt)
+    return tv.wrap(plain.to(getattr(torch, dtype) if isinstance(dtype, str) else dtype), like=inpt)
 
 
 @_dispatching()
