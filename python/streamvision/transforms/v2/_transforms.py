@@ -324,6 +324,16 @@ class Transform(_Module):
         return _per_sample.rebuild_list(outs, self._fixed_output_size())
 
     def forward(self, *inputs):
+        if len(inputs) == 1 and not self.per_sample and self._only_tv_tensors is None:
+            x = inputs[0]
+            torch = _torch()
+            if torch is not None and type(x) is torch.Tensor:
+                # One plain torch tensor, the common call: it is the image and the only leaf, so the
+                # sample is not taken apart (what follows gives the same result, 4-5 µs later).
+                self.check_inputs([x])
+                if not self._draw_applies():
+                    return x
+                return self.transform(x, self.make_params([x]))
         if len(inputs) == 1 and (self.per_sample or isinstance(inputs[0], _per_sample.ImageList)):
             if self.per_sample:
                 batch = _per_sample.Batch(inputs[0], type(self).__name__)
@@ -454,10 +464,13 @@ class Compose(Transform):
         self._fuse = fuse
 
     def forward(self, *inputs):
-        if (len(inputs) == 1 and type(inputs[0]) in (list, tuple)
-                and any(getattr(t, "per_sample", False) for t in self.transforms)):
+        per_sample = any(getattr(t, "per_sample", False) for t in self.transforms)
+        if len(inputs) == 1 and type(inputs[0]) in (list, tuple) and per_sample:
             inputs = (_per_sample.ImageList(inputs[0]),)  # a per-sample pipeline takes a list as a batch
-        if self._fuse and len(inputs) == 1 and isinstance(self.transforms, (list, tuple)) and not _compiling():
+        # "auto" fuses only chains with a per-sample crop, flip or jitter: without any per-sample
+        # transform the matching (about 4 µs a call) is skipped.
+        if (self._fuse and (per_sample or self._fuse != "auto") and len(inputs) == 1
+                and isinstance(self.transforms, (list, tuple)) and not _compiling()):
             out = _fusion.run(self, inputs[0], only_per_sample=self._fuse == "auto")
             if out is not NotImplemented:
                 return out
