@@ -42,13 +42,14 @@ struct WarpPoint {
 //  * row blocks: each thread makes the points of kBlock output rows, then samples every plane
 //    over them. For few planes (one image), whose bands of source rows the next block reuses.
 //  * planes: the points of the whole output first, then each thread samples its planes, kGroup
-//    at a time block by block, without the prefetch (sample<false>). For batches of small
-//    images, whose planes stay in cache. What made affine of 64x3x224x224 faster (0.45x -> 0.8x
-//    torchvision's speed for float32, bench/RESULTS.md) was dropping the prefetch and keeping
-//    strides in locals; the schedule alone, with the prefetch, measured the same as row blocks.
-//    Nearest without a fill (affine's default) then gathers the group's planes pixel by pixel
-//    (gather_group): 0.86-1.00x -> 1.14-1.30x torchvision for that float32 batch with one thread
-//    (bench/RESULTS.md, nineteenth session).
+//    at a time block by block, pixel by pixel with the group's planes inner and without the
+//    prefetch. For batches of small images, whose planes stay in cache. What made affine of
+//    64x3x224x224 faster (0.45x -> 0.8x torchvision's speed for float32, bench/RESULTS.md) was
+//    dropping the prefetch and keeping strides in locals. Nearest without a fill (affine's
+//    default) gathers (gather_group): 0.86-1.00x -> 1.14-1.30x torchvision for that float32 batch
+//    with one thread (nineteenth session); the other warps blend (blend_group), which reads each
+//    point once for the group: a float32 batch rotated by 30 degrees took 41 ms plane by plane
+//    against torchvision's 24, and 23 ms this way (twenty-first session, an AVX-512 EPYC).
 template <class T, class Grid>
 struct WarpRows {
   using S = typename Grid::Sample;
@@ -93,11 +94,23 @@ struct WarpRows {
     }
   }
 
-  // Plane p (image p / C, channel p % C) over output rows [oy0, oy1), whose points start at `points`;
-  // kPrefetch: hint each tap's line kPrefetchAhead pixels ahead (not for planes that stay in cache,
-  // where the hint and the look-ahead load cost more than they save: without them the identity
-  // affine of 64x3x224x224 float32 took half the time on the development machine).
-  template <bool kPrefetch>
+  // What the plane at `src` samples at point q (before the fill's blend): kernels::bilinear_sample
+  // from the precomputed offset (the same taps in the same order), or the nearest tap.
+  static SV_FORCE_INLINE A value(const WarpPoint<A>& q, const T* src, std::int64_t sh, std::int64_t sw, bool nearest) {
+    const std::int64_t o = q.offset;  // a tap outside the image is never read
+    if (nearest) return q.inside != 0 ? kernels::load_as<A>(src[o]) : A(0);
+    A v = 0;
+    if (q.inside & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o]), q.w[0], v);
+    if (q.inside & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sw]), q.w[1], v);
+    if (q.inside & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh]), q.w[2], v);
+    if (q.inside & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh + sw]), q.w[3], v);
+    return v;
+  }
+
+  // Plane p (image p / C, channel p % C) over output rows [oy0, oy1), whose points start at `points`,
+  // each tap's line hinted kPrefetchAhead pixels ahead (not for planes that stay in cache, the
+  // plane schedule below, where the hint and the look-ahead load cost more than they save: without
+  // them the identity affine of 64x3x224x224 float32 took half the time on the development machine).
   SV_FORCE_INLINE void sample(std::int64_t p, std::int64_t oy0, std::int64_t oy1, const WarpPoint<A>* points) const {
     // Locals, not members: a uint8 store may alias anything, so the compiler reloaded
     // out.stride_w (and `out` itself) after every store.
@@ -118,30 +131,16 @@ struct WarpRows {
         // A nearest tap's value comes back unchanged (every warp dtype converts to its
         // accumulator and back exactly) and a pixel without one is 0: a gather, no arithmetic.
         for (int ox = 0; ox < w; ++ox) {
-          if constexpr (kPrefetch) SV_PREFETCH(ahead(ox));
+          SV_PREFETCH(ahead(ox));
           dst[ox * dw] = row[ox].inside != 0 ? src[row[ox].offset] : zero;
         }
         continue;
       }
       for (int ox = 0; ox < w; ++ox) {
         const WarpPoint<A>& q = row[ox];
-        const std::int64_t o = q.offset;  // a tap outside the image is never read
-        if constexpr (kPrefetch) {
-          SV_PREFETCH(ahead(ox));
-          if (!nearest) SV_PREFETCH(ahead(ox) + static_cast<std::uintptr_t>(sh) * sizeof(T));  // the taps' second row
-        }
-        A v;
-        if (nearest) {
-          v = q.inside != 0 ? kernels::load_as<A>(src[o]) : A(0);
-        } else {
-          // kernels::bilinear_sample from the precomputed offset: the same taps in the same order.
-          v = 0;
-          if (q.inside & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o]), q.w[0], v);
-          if (q.inside & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sw]), q.w[1], v);
-          if (q.inside & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh]), q.w[2], v);
-          if (q.inside & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(src[o + sh + sw]), q.w[3], v);
-        }
-        dst[ox * dw] = kernels::warp_output<T, S>(v, q.mask, nearest, has_fill, fill_c);
+        SV_PREFETCH(ahead(ox));
+        if (!nearest) SV_PREFETCH(ahead(ox) + static_cast<std::uintptr_t>(sh) * sizeof(T));  // the taps' second row
+        dst[ox * dw] = kernels::warp_output<T, S>(value(q, src, sh, sw, nearest), q.mask, nearest, has_fill, fill_c);
       }
     }
   }
@@ -186,10 +185,46 @@ struct WarpRows {
     }
   }
 
+  // The other warps (bilinear, or nearest with a fill) of planes [p0, p1), at most kGroup, over
+  // output rows [oy0, oy1), the same way: pixel by pixel with the planes inner, each plane's
+  // arithmetic as sample()'s (the same taps in the same order, so the same bits).
+  SV_FORCE_INLINE void blend_group(std::int64_t p0, std::int64_t p1, std::int64_t oy0, std::int64_t oy1,
+                                   const WarpPoint<A>* points) const {
+    const std::int64_t w = out.w, sh = in.stride_h, sw = in.stride_w, dw = out.stride_w;
+    const bool nearest = this->nearest, has_fill = this->has_fill;
+    const int planes = static_cast<int>(p1 - p0);
+    const T* src[kGroup];
+    T* dst[kGroup];
+    A fill_c[kGroup];
+    for (int k = 0; k < planes; ++k) {
+      const std::int64_t n = (p0 + k) / out.c, c = (p0 + k) % out.c;
+      src[k] = static_cast<const T*>(in.data) + n * in.stride_n + c * in.stride_c;
+      dst[k] = static_cast<T*>(out.data) + n * out.stride_n + c * out.stride_c;
+      fill_c[k] = fill[c];
+    }
+    const auto one = [&](const WarpPoint<A>& q, int k, std::int64_t d) {
+      dst[k][d] = kernels::warp_output<T, S>(value(q, src[k], sh, sw, nearest), q.mask, nearest, has_fill, fill_c[k]);
+    };
+    for (std::int64_t oy = oy0; oy < oy1; ++oy) {
+      const WarpPoint<A>* row = points + (oy - oy0) * w;
+      const std::int64_t at = oy * out.stride_h;
+      if (planes == kGroup) {
+        for (std::int64_t ox = 0; ox < w; ++ox) {
+#pragma GCC unroll 4
+          for (int k = 0; k < kGroup; ++k) one(row[ox], k, at + ox * dw);
+        }
+      } else {
+        for (std::int64_t ox = 0; ox < w; ++ox) {
+          for (int k = 0; k < planes; ++k) one(row[ox], k, at + ox * dw);
+        }
+      }
+    }
+  }
+
   // Row blocks: the points of rows [oy0, oy1) into `points`, then every plane over them.
   SV_FORCE_INLINE void run_rows(std::int64_t oy0, std::int64_t oy1, WarpPoint<A>* points) const {
     make_points(oy0, oy1, points);
-    for (std::int64_t p = 0; p < out.n * out.c; ++p) sample<true>(p, oy0, oy1, points);
+    for (std::int64_t p = 0; p < out.n * out.c; ++p) sample(p, oy0, oy1, points);
   }
 
   // Planes [p0, p1) over every row, kGroup planes at a time block by block: a block's points and
@@ -202,7 +237,7 @@ struct WarpRows {
           gather_group(g, std::min(p1, g + kGroup), oy, oy1, points + oy * out.w);
           continue;
         }
-        for (std::int64_t p = g; p < std::min(p1, g + kGroup); ++p) sample<false>(p, oy, oy1, points + oy * out.w);
+        blend_group(g, std::min(p1, g + kGroup), oy, oy1, points + oy * out.w);
       }
     }
   }
