@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/pixels.hpp"
@@ -162,33 +163,149 @@ void adjust_contrast(const Tensor& input, const Tensor& output, double factor, c
 
 // ---- autocontrast -----------------------------------------------------------------------------
 
+// The bounds of rows [y0, y1) of each of an image's C channels. Integer images compare in their own
+// type, exactly (converting afterwards keeps the order); float images in opmath with min_value /
+// max_value, which skip NaN (the bounds are exact in any order but for the sign of a zero).
+// Planar rows are reduced channel by channel, integers in a loop GCC vectorises, floats in
+// kLanes independent lanes (the compare of one value waited for the previous one's); other
+// layouts (channels_last) pixel by pixel, the channels side by side. One image reduced pixel by
+// pixel in floats on one thread took 7 ms for 1080p uint8 (torchvision 7.2; an AVX-512 EPYC).
 template <class T, int C>
-void autocontrast_image(const ImageBatch& in, const ImageBatch& out) {
-  std::vector<kernels::AutocontrastChannel<T>> params(static_cast<std::size_t>(in.n * C));
-  parallel_for(in.n, 1, [&](std::int64_t first, std::int64_t last) {
-    for (std::int64_t n = first; n < last; ++n) {
-      const T* image = static_cast<const T*>(in.data) + n * in.stride_n;
-      kernels::MinMax<T> bounds[C];
-      using F = kernels::opmath_t<T>;
-      for (int c = 0; c < C; ++c) {  // as the CUDA engine: from +-inf
-        bounds[c].lo = std::numeric_limits<F>::infinity();
-        bounds[c].hi = -std::numeric_limits<F>::infinity();
+SV_FORCE_INLINE void image_bounds_impl(const T* image, const ImageBatch& in, std::int64_t y0, std::int64_t y1,
+                                       kernels::MinMax<T>* out) {
+  using F = kernels::opmath_t<T>;
+  constexpr F kInf = std::numeric_limits<F>::infinity();
+  const std::int64_t w = in.w, sh = in.stride_h, sw = in.stride_w, sc = in.stride_c;
+  for (int c = 0; c < C; ++c) out[c] = {kInf, -kInf};  // as the CUDA engine
+  if (y1 <= y0 || w == 0) return;
+  if constexpr (std::is_integral_v<T>) {
+    T lo[C], hi[C];
+    for (int c = 0; c < C; ++c) {
+      lo[c] = std::numeric_limits<T>::max();
+      hi[c] = std::numeric_limits<T>::lowest();
+    }
+    if (sw == 1) {
+      for (int c = 0; c < C; ++c) {
+        T l = lo[c], h = hi[c];
+        for (std::int64_t y = y0; y < y1; ++y) {
+          const T* row = image + c * sc + y * sh;
+          for (std::int64_t x = 0; x < w; ++x) {
+            l = std::min(l, row[x]);
+            h = std::max(h, row[x]);
+          }
+        }
+        lo[c] = l;
+        hi[c] = h;
       }
-      for (std::int64_t y = 0; y < in.h; ++y) {
-        for (std::int64_t x = 0; x < in.w; ++x) {
+    } else {
+      for (std::int64_t y = y0; y < y1; ++y) {
+        for (std::int64_t x = 0; x < w; ++x) {
+          SV_UNROLL
           for (int c = 0; c < C; ++c) {
-            const auto v = kernels::to_opmath(image[c * in.stride_c + y * in.stride_h + x * in.stride_w]);
-            bounds[c].lo = kernels::min_value(bounds[c].lo, v);
-            bounds[c].hi = kernels::max_value(bounds[c].hi, v);
+            const T v = image[c * sc + y * sh + x * sw];
+            lo[c] = std::min(lo[c], v);
+            hi[c] = std::max(hi[c], v);
           }
         }
       }
+    }
+    for (int c = 0; c < C; ++c) out[c] = {static_cast<F>(lo[c]), static_cast<F>(hi[c])};
+  } else {
+    if (sw == 1) {
+      constexpr int kLanes = 16;
       for (int c = 0; c < C; ++c) {
-        params[static_cast<std::size_t>(n * C + c)] = kernels::autocontrast_finalize<T>(bounds, 1, C, c);
+        F lo[kLanes], hi[kLanes];
+        for (int l = 0; l < kLanes; ++l) {
+          lo[l] = kInf;
+          hi[l] = -kInf;
+        }
+        for (std::int64_t y = y0; y < y1; ++y) {
+          const T* row = image + c * sc + y * sh;
+          std::int64_t x = 0;
+          for (; x + kLanes <= w; x += kLanes) {
+            SV_UNROLL
+            for (int l = 0; l < kLanes; ++l) {
+              const F v = kernels::to_opmath(row[x + l]);
+              lo[l] = kernels::min_value(lo[l], v);
+              hi[l] = kernels::max_value(hi[l], v);
+            }
+          }
+          for (; x < w; ++x) {
+            const F v = kernels::to_opmath(row[x]);
+            lo[0] = kernels::min_value(lo[0], v);
+            hi[0] = kernels::max_value(hi[0], v);
+          }
+        }
+        for (int l = 0; l < kLanes; ++l) {
+          out[c].lo = kernels::min_value(out[c].lo, lo[l]);
+          out[c].hi = kernels::max_value(out[c].hi, hi[l]);
+        }
       }
+    } else {
+      F lo[C], hi[C];  // locals: `out` may alias a float image, so its fields were stored every pixel
+      for (int c = 0; c < C; ++c) {
+        lo[c] = kInf;
+        hi[c] = -kInf;
+      }
+      for (std::int64_t y = y0; y < y1; ++y) {
+        for (std::int64_t x = 0; x < w; ++x) {
+          SV_UNROLL
+          for (int c = 0; c < C; ++c) {
+            const F v = kernels::to_opmath(image[c * sc + y * sh + x * sw]);
+            lo[c] = kernels::min_value(lo[c], v);
+            hi[c] = kernels::max_value(hi[c], v);
+          }
+        }
+      }
+      for (int c = 0; c < C; ++c) out[c] = {lo[c], hi[c]};
+    }
+  }
+}
+template <class T, int C>
+SV_CPU_V3 void image_bounds_v3(const T* image, const ImageBatch& in, std::int64_t y0, std::int64_t y1,
+                               kernels::MinMax<T>* out) {
+  image_bounds_impl<T, C>(image, in, y0, y1, out);
+}
+template <class T, int C>
+void image_bounds_base(const T* image, const ImageBatch& in, std::int64_t y0, std::int64_t y1, kernels::MinMax<T>* out) {
+  image_bounds_impl<T, C>(image, in, y0, y1, out);
+}
+
+template <class T, int C>
+void autocontrast_image(const ImageBatch& in, const ImageBatch& out) {
+  // Each image in chunks of about 64K pixels: partial [n][chunk][c], combined per image by
+  // autocontrast_finalize.
+  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, (std::int64_t{1} << 16) / std::max<std::int64_t>(in.w, 1));
+  const std::int64_t chunks = std::max<std::int64_t>(1, (in.h + rows_per_chunk - 1) / rows_per_chunk);
+  std::vector<kernels::MinMax<T>> partials(static_cast<std::size_t>(in.n * chunks * C));
+  const auto bounds = cpu_is_x86_64_v3() ? &image_bounds_v3<T, C> : &image_bounds_base<T, C>;
+  parallel_for(in.n * chunks, 1, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t index = first; index < last; ++index) {
+      const std::int64_t q = index % chunks, n = index / chunks;
+      bounds(static_cast<const T*>(in.data) + n * in.stride_n, in, q * rows_per_chunk,
+             std::min(in.h, (q + 1) * rows_per_chunk), &partials[static_cast<std::size_t>(index * C)]);
     }
   });
-  run_pixels<T>(in, out, kernels::AutocontrastApplyOp<T, C>{params.data()});
+  std::vector<kernels::AutocontrastChannel<T>> params(static_cast<std::size_t>(in.n * C));
+  for (std::int64_t n = 0; n < in.n; ++n) {
+    for (int c = 0; c < C; ++c) {
+      params[static_cast<std::size_t>(n * C + c)] =
+          kernels::autocontrast_finalize<T>(&partials[static_cast<std::size_t>(n * chunks * C)], chunks, C, c);
+    }
+  }
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    // uint8: each channel's 256 results, computed by the same function, looked up (equalize's
+    // lookup pass): the float arithmetic per pixel took 2.5 of the 2.9 ms of a 1080p image.
+    std::vector<std::uint8_t> luts(static_cast<std::size_t>(in.n * C * 256));
+    for (std::size_t k = 0; k < params.size(); ++k) {
+      for (int v = 0; v < 256; ++v) {
+        luts[k * 256 + static_cast<std::size_t>(v)] = kernels::autocontrast_value(static_cast<std::uint8_t>(v), params[k]);
+      }
+    }
+    run_pixels<T>(in, out, kernels::make_equalize_apply_op<T, C>(luts.data(), C * 256));
+  } else {
+    run_pixels<T>(in, out, kernels::AutocontrastApplyOp<T, C>{params.data()});
+  }
 }
 
 void autocontrast(const Tensor& input, const Tensor& output, const Stream&) {

@@ -126,6 +126,38 @@ TEST(ColorAutocontrast, MatchesReference) {
   }
 }
 
+// Planes of more than 64K pixels are reduced in row chunks, in parallel, and combined: extremes
+// in the last chunk of one channel and the first of another, every image dtype and layout, one
+// thread and several (uint8 also takes the lookup-table pass).
+TEST(ColorAutocontrast, LargePlanesReduceInChunks) {
+  std::uint64_t seed = 1200;
+  const int initial_threads = get_num_threads();
+  for (const Dims& shape : {Dims{2, 3, 260, 300}, Dims{1, 1, 700, 130}}) {
+    for (DType dtype : kImageDTypes) {
+      Tensor src = random_cpu(shape, dtype, seed++, 0.3, 0.7);
+      const std::int64_t h = shape[2], w = shape[3];
+      with_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* p = static_cast<T*>(src.data());
+        const T lo = to_t<T>(Calc<T>(0.05 * max_of<T>())), hi = to_t<T>(Calc<T>(0.95 * max_of<T>()));
+        p[(h - 1) * w + w - 2] = lo;                                      // image 0, channel 0, last row
+        p[(shape[1] - 1) * h * w + 3] = hi;                                // image 0, last channel, first row
+        p[(shape[0] - 1) * shape[1] * h * w + (h / 2) * w + w / 2] = hi;  // the last image, middle
+      });
+      Tensor expected;
+      with_dtype(dtype, [&](auto tag) { expected = ref_autocontrast<typename decltype(tag)::type>(src); });
+      for (int threads : {1, 3}) {
+        set_num_threads(threads);
+        for (Layout layout : kAllLayouts) {
+          SCOPED_TRACE(describe(shape, dtype, layout) + " threads " + std::to_string(threads));
+          EXPECT_TRUE(bitwise_equal(expected, functional::autocontrast(with_layout(src, layout, Device::cpu()))));
+        }
+      }
+      set_num_threads(initial_threads);
+    }
+  }
+}
+
 // 768 pixels: 256 each of 0, 100, 200. The last non-empty bin (200) holds 256, so
 // step = (768 - 256) // 255 = 2, lut[k + 1] = (cum[k] + 1) // 2: 0 -> 0, 100 -> 128, 200 -> 255.
 Tensor three_level_image(DType dtype) {
