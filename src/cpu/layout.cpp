@@ -35,58 +35,58 @@ inline void prefetch_row(const T* row_end, std::int64_t bytes) {
   __builtin_prefetch(last - bytes + 1);
 }
 
-// Plain reversed loops: GCC vectorises the 1-byte one well (reverse_rows_1); the baseline and the
-// tails of the 2- and 4-byte ones.
+// The plain reversed loop: the baseline, and the tails of the AVX2 ones.
 template <class T>
 inline void reverse_items(const T* src, T* dst, std::int64_t count) {
   for (std::int64_t j = 0; j < count; ++j) dst[j] = src[-j];
 }
 
 
+// Which way a reversal walks its row. Down: the first output item first, so the loads descend
+// and the stores ascend; the rows of an output that stays in the cache go this way, their
+// sources prefetched by hand (prefetch_row) where they are short. Up: the last output item
+// first, so the loads ascend: Zen 4's prefetchers follow a descending stream poorly (a 25 MB
+// float32 reversal read downwards took 1.8-2.7 ms against 0.93-1.07 upwards, the same as a
+// plain streamed copy; AVX-512 EPYC, twenty-second session), but its stores descend, which costs
+// as much where they miss the cache (read for ownership): Up writes into an L1 buffer only.
+enum class Walk { Down, Up };
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-// GCC vectorises the 2- and 4-byte reversed loops poorly (1080p float32 hflip 2.2 ms against 1.4
-// for this): 32 bytes per load, reversed in registers, four loads in flight. Returns the items done.
-SV_CPU_V3 std::int64_t reverse_4_avx2(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count) {
-  const __m256i order = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
-  std::int64_t j = 0;
-  for (; j + 32 <= count; j += 32) {
-    for (int k = 0; k < 32; k += 8) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - k - 7));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j + k), _mm256_permutevar8x32_epi32(v, order));
-    }
-  }
-  for (; j + 8 <= count; j += 8) {  // what is left of a short row, one load at a time
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - 7));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j), _mm256_permutevar8x32_epi32(v, order));
-  }
-  return j;
+// dst[0, done) = src[0], src[-1], ... by 32-byte blocks reversed in registers (GCC vectorises
+// the 2- and 4-byte reversed loops poorly: 1080p float32 hflip 2.2 ms against 1.4 for this).
+// Returns the items done, a multiple of the block; the rest is the caller's.
+template <class T>
+SV_CPU_V3 SV_FORCE_INLINE __m256i reverse_block(__m256i v) {
+  if constexpr (sizeof(T) == 4) return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+  // 2- and 1-byte items: reverse each 16-byte half, then swap the halves.
+  const __m128i half = sizeof(T) == 2 ? _mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1)
+                                      : _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(half)), 0x4e);
 }
-SV_CPU_V3 std::int64_t reverse_2_avx2(const std::uint16_t* src, std::uint16_t* dst, std::int64_t count) {
-  // Reverse the 8 items of each 16-byte half, then swap the halves.
-  const __m256i order = _mm256_broadcastsi128_si256(_mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1));
-  std::int64_t j = 0;
-  for (; j + 64 <= count; j += 64) {
-    for (int k = 0; k < 64; k += 16) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - k - 15));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j + k), _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, order), 0x4e));
-    }
+template <Walk W, class T>
+SV_CPU_V3 std::int64_t reverse_avx2(const T* src, T* dst, std::int64_t count) {
+  constexpr std::int64_t kBlock = 32 / sizeof(T);
+  const std::int64_t done = count & ~(kBlock - 1);
+  const bool up = W == Walk::Up;
+#pragma GCC unroll 4
+  for (std::int64_t i = 0; i < done; i += kBlock) {
+    const std::int64_t j = up ? done - kBlock - i : i;
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - (kBlock - 1)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j), reverse_block<T>(v));
   }
-  for (; j + 16 <= count; j += 16) {  // what is left of a short row (a 224-item row leaves 32)
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src - j - 15));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j), _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, order), 0x4e));
-  }
-  return j;
+  return done;
 }
 #else  // never called: cpu_is_x86_64_v3() is false
-std::int64_t reverse_4_avx2(const std::uint32_t*, std::uint32_t*, std::int64_t) { return 0; }
-std::int64_t reverse_2_avx2(const std::uint16_t*, std::uint16_t*, std::int64_t) { return 0; }
+template <Walk W, class T>
+std::int64_t reverse_avx2(const T*, T*, std::int64_t) { return 0; }
 #endif
 
-// The AVX2 prefix where the CPU has it, then the plain loop for the rest.
-template <class T>
-void reverse_with(const T* src, T* dst, std::int64_t count, std::int64_t (*avx2)(const T*, T*, std::int64_t)) {
+// dst[0, count) = src[0], src[-1], ...: the AVX2 blocks where the CPU has them, then the plain
+// loop for the rest.
+template <Walk W, class T>
+void reverse_run(const T* src, T* dst, std::int64_t count) {
   if (cpu_is_x86_64_v3()) {
-    const std::int64_t done = avx2(src, dst, count);
+    const std::int64_t done = reverse_avx2<W>(src, dst, count);
     src -= done;
     dst += done;
     count -= done;
@@ -94,46 +94,40 @@ void reverse_with(const T* src, T* dst, std::int64_t count, std::int64_t (*avx2)
   reverse_items(src, dst, count);
 }
 
-SV_CPU_CLONES void reverse_rows_1(const std::uint8_t* src, std::int64_t src_row, std::uint8_t* dst, std::int64_t dst_row,
-                                  std::int64_t count, std::int64_t rows) {
-  const std::int64_t ahead = prefetch_rows_ahead(count);
-  for (std::int64_t r = 0; r < rows; ++r) {
-    if (ahead != 0 && r + ahead < rows) prefetch_row(src + (r + ahead) * src_row, count);
-    reverse_items(src + r * src_row, dst + r * dst_row, count);
-  }
-}
-
+// Rows of `count` items, each reversed into an L1 buffer walking up (a piece of at most
+// kStreamChunk bytes at a time, the row's last piece first, so that the whole row is read
+// upwards) and streamed out from there. Short rows are prefetched as in reverse_rows_cached.
 template <class T>
-void reverse_rows_with(const T* src, std::int64_t src_row, T* dst, std::int64_t dst_row, std::int64_t count,
-                       std::int64_t rows, std::int64_t (*avx2)(const T*, T*, std::int64_t)) {
-  const std::int64_t bytes = count * static_cast<std::int64_t>(sizeof(T));
-  const std::int64_t ahead = prefetch_rows_ahead(bytes);
-  for (std::int64_t r = 0; r < rows; ++r) {
-    if (ahead != 0 && r + ahead < rows) prefetch_row(src + (r + ahead) * src_row, bytes);
-    reverse_with(src + r * src_row, dst + r * dst_row, count, avx2);
-  }
-}
-
-SV_CPU_CLONES void reverse_row_1(const std::uint8_t* src, std::uint8_t* dst, std::int64_t count) {
-  reverse_items(src, dst, count);
-}
-
-// Each row reversed into an L1 buffer (a piece of at most kStreamChunk bytes at a time) and
-// streamed out from there, with the same prefetch of the rows ahead as reverse_rows_with.
-template <class T, class ReverseRow>
-void reverse_rows_streamed_with(const T* src, std::int64_t src_row, T* dst, std::int64_t dst_row, std::int64_t count,
-                                std::int64_t rows, ReverseRow reverse_row) {
+void reverse_rows_streamed_as(const void* src_items, std::int64_t src_row, void* dst_items, std::int64_t dst_row,
+                              std::int64_t count, std::int64_t rows) {
+  const auto* src = static_cast<const T*>(src_items);
+  auto* dst = static_cast<T*>(dst_items);
   alignas(64) unsigned char buffer[kStreamChunk];
   constexpr std::int64_t kItems = kStreamChunk / static_cast<std::int64_t>(sizeof(T));
   const std::int64_t bytes = count * static_cast<std::int64_t>(sizeof(T));
   const std::int64_t ahead = prefetch_rows_ahead(bytes);
   for (std::int64_t r = 0; r < rows; ++r) {
     if (ahead != 0 && r + ahead < rows) prefetch_row(src + (r + ahead) * src_row, bytes);
-    for (std::int64_t j = 0; j < count; j += kItems) {
+    for (std::int64_t j = count > 0 ? (count - 1) / kItems * kItems : -1; j >= 0; j -= kItems) {
       const std::int64_t n = std::min(kItems, count - j);
-      reverse_row(src + r * src_row - j, reinterpret_cast<T*>(buffer), n);
+      reverse_run<Walk::Up>(src + r * src_row - j, reinterpret_cast<T*>(buffer), n);
       stream_bytes(dst + r * dst_row + j, buffer, static_cast<std::size_t>(n) * sizeof(T));
     }
+  }
+}
+
+// Rows of an output that stays in the cache walk down, their sources prefetched where they are
+// short. Rows longer than kPrefetchAhead bytes are not buffered to read upwards as streamed ones
+// are: their sources are mostly in the cache too (below the streaming threshold), where the
+// buffer's extra copy cost more than it saved (a 1x512x8192 uint8 flip 0.099 -> 0.13 ms).
+template <class T>
+void reverse_rows_cached(const T* src, std::int64_t src_row, T* dst, std::int64_t dst_row, std::int64_t count,
+                         std::int64_t rows) {
+  const std::int64_t bytes = count * static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t ahead = prefetch_rows_ahead(bytes);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    if (ahead != 0 && r + ahead < rows) prefetch_row(src + (r + ahead) * src_row, bytes);
+    reverse_run<Walk::Down>(src + r * src_row, dst + r * dst_row, count);
   }
 }
 
@@ -142,22 +136,9 @@ void reverse_rows_streamed_with(const T* src, std::int64_t src_row, T* dst, std:
 void reverse_rows_streamed(const void* src, std::int64_t src_row, void* dst, std::int64_t dst_row, std::int64_t count,
                            std::int64_t rows, std::size_t itemsize) {
   switch (itemsize) {
-    case 1:
-      reverse_rows_streamed_with(static_cast<const std::uint8_t*>(src), src_row, static_cast<std::uint8_t*>(dst), dst_row,
-                                 count, rows, &reverse_row_1);
-      break;
-    case 2:
-      reverse_rows_streamed_with(static_cast<const std::uint16_t*>(src), src_row, static_cast<std::uint16_t*>(dst), dst_row,
-                                 count, rows, [](const std::uint16_t* s, std::uint16_t* d, std::int64_t n) {
-                                   reverse_with(s, d, n, &reverse_2_avx2);
-                                 });
-      break;
-    default:
-      reverse_rows_streamed_with(static_cast<const std::uint32_t*>(src), src_row, static_cast<std::uint32_t*>(dst), dst_row,
-                                 count, rows, [](const std::uint32_t* s, std::uint32_t* d, std::int64_t n) {
-                                   reverse_with(s, d, n, &reverse_4_avx2);
-                                 });
-      break;
+    case 1: return reverse_rows_streamed_as<std::uint8_t>(src, src_row, dst, dst_row, count, rows);
+    case 2: return reverse_rows_streamed_as<std::uint16_t>(src, src_row, dst, dst_row, count, rows);
+    default: return reverse_rows_streamed_as<std::uint32_t>(src, src_row, dst, dst_row, count, rows);
   }
 }
 
@@ -165,16 +146,14 @@ void reverse_rows(const void* src, std::int64_t src_row, void* dst, std::int64_t
                   std::int64_t rows, std::size_t itemsize) {
   switch (itemsize) {
     case 1:
-      reverse_rows_1(static_cast<const std::uint8_t*>(src), src_row, static_cast<std::uint8_t*>(dst), dst_row, count, rows);
-      break;
+      return reverse_rows_cached(static_cast<const std::uint8_t*>(src), src_row, static_cast<std::uint8_t*>(dst), dst_row, count,
+                                 rows);
     case 2:
-      reverse_rows_with(static_cast<const std::uint16_t*>(src), src_row, static_cast<std::uint16_t*>(dst), dst_row, count,
-                        rows, &reverse_2_avx2);
-      break;
+      return reverse_rows_cached(static_cast<const std::uint16_t*>(src), src_row, static_cast<std::uint16_t*>(dst), dst_row, count,
+                                 rows);
     default:
-      reverse_rows_with(static_cast<const std::uint32_t*>(src), src_row, static_cast<std::uint32_t*>(dst), dst_row, count,
-                        rows, &reverse_4_avx2);
-      break;
+      return reverse_rows_cached(static_cast<const std::uint32_t*>(src), src_row, static_cast<std::uint32_t*>(dst), dst_row, count,
+                                 rows);
   }
 }
 
@@ -200,6 +179,8 @@ SV_CPU_V3 std::int64_t reverse_rgb8_blocks(const std::uint8_t* src, std::uint8_t
 // vector gathers from at most three input vectors (a permute each, then blends). Returns how
 // many pixels it copied (a multiple of 8). A 1080p float32 channels_last flip moved one pixel
 // per 16-byte load and store at 0.79x torchvision's speed (AVX-512 EPYC, bench_cpu's harness).
+// W: which way the blocks go (Walk; up for a streamed run's L1 buffer).
+template <Walk W>
 SV_CPU_V3 std::int64_t reverse_rgb32_blocks(const std::uint32_t* src, std::uint32_t* dst, std::int64_t count) {
   // Memory items s0 .. s23 (in0 = s0..s7, in1 = s8..s15, in2 = s16..s23); the output is
   // s21 s22 s23 s18 s19 s20 s15 s16 | s17 s12 s13 s14 s9 s10 s11 s6 | s7 s8 s3 s4 s5 s0 s1 s2.
@@ -209,8 +190,9 @@ SV_CPU_V3 std::int64_t reverse_rgb32_blocks(const std::uint32_t* src, std::uint3
   const __m256i from2_for1 = _mm256_setr_epi32(1, 0, 0, 0, 0, 0, 0, 0);
   const __m256i from0_for1 = _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 0, 6);
   const __m256i from0_for2 = _mm256_setr_epi32(7, 0, 3, 4, 5, 0, 1, 2);  // lane 1 comes from in1
-  std::int64_t i = 0;
-  for (; i + 8 <= count; i += 8) {
+  const std::int64_t done = count & ~std::int64_t{7};
+  for (std::int64_t k = 0; k < done; k += 8) {
+    const std::int64_t i = W == Walk::Up ? done - 8 - k : k;
     const auto* base = reinterpret_cast<const __m256i*>(src - 3 * (i + 7));
     const __m256i in0 = _mm256_loadu_si256(base), in1 = _mm256_loadu_si256(base + 1), in2 = _mm256_loadu_si256(base + 2);
     const __m256i shared = _mm256_permutevar8x32_epi32(in1, from1_shared);
@@ -224,7 +206,7 @@ SV_CPU_V3 std::int64_t reverse_rgb32_blocks(const std::uint32_t* src, std::uint3
     _mm256_storeu_si256(out + 1, out1);
     _mm256_storeu_si256(out + 2, out2);
   }
-  return i;
+  return done;
 }
 #endif
 
@@ -257,9 +239,11 @@ template <class T>
 using ReverseBlocks = std::int64_t (*)(const T*, T*, std::int64_t);
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 constexpr ReverseBlocks<std::uint8_t> kReverseRgb8 = &reverse_rgb8_blocks;
-constexpr ReverseBlocks<std::uint32_t> kReverseRgb32 = &reverse_rgb32_blocks;
+template <Walk W>
+constexpr ReverseBlocks<std::uint32_t> kReverseRgb32 = &reverse_rgb32_blocks<W>;
 #else
 constexpr ReverseBlocks<std::uint8_t> kReverseRgb8 = nullptr;
+template <Walk W>
 constexpr ReverseBlocks<std::uint32_t> kReverseRgb32 = nullptr;
 #endif
 
@@ -307,7 +291,10 @@ void copy_bytes(void* dst, const void* src, std::size_t n) {
   }
 }
 
-void copy_rgb_pixels(const void* src, std::int64_t src_step, void* dst, std::int64_t count, std::size_t itemsize) {
+namespace {
+
+template <Walk W>
+void copy_rgb_pixels_walking(const void* src, std::int64_t src_step, void* dst, std::int64_t count, std::size_t itemsize) {
   if (count <= 0) return;
   switch (itemsize) {
     case 1:
@@ -318,9 +305,16 @@ void copy_rgb_pixels(const void* src, std::int64_t src_step, void* dst, std::int
                    static_cast<ReverseBlocks<std::uint16_t>>(nullptr));
       break;
     default:
-      copy_rgb_run(static_cast<const std::uint32_t*>(src), src_step, static_cast<std::uint32_t*>(dst), count, kReverseRgb32);
+      copy_rgb_run(static_cast<const std::uint32_t*>(src), src_step, static_cast<std::uint32_t*>(dst), count,
+                   kReverseRgb32<W>);
       break;
   }
+}
+
+}  // namespace
+
+void copy_rgb_pixels(const void* src, std::int64_t src_step, void* dst, std::int64_t count, std::size_t itemsize) {
+  copy_rgb_pixels_walking<Walk::Down>(src, src_step, dst, count, itemsize);
 }
 
 void copy_rgb_pixels_streamed(const void* src, std::int64_t src_step, void* dst, std::int64_t count, std::size_t itemsize) {
@@ -335,12 +329,23 @@ void copy_rgb_pixels_streamed(const void* src, std::int64_t src_step, void* dst,
   const std::int64_t items_to_line =
       (line_items - static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(d) / itemsize) % line_items) % line_items;
   const std::int64_t chunk = kStreamChunk / pixel / 64 * 64;
-  std::int64_t n = items_to_line * 43 % line_items;
-  if (n == 0) n = chunk;
-  for (std::int64_t i = 0; i < count; i += n, n = chunk) {
-    n = std::min(n, count - i);
-    copy_rgb_pixels(s + i * src_step * static_cast<std::int64_t>(itemsize), src_step, buffer, n, itemsize);
+  std::int64_t first = items_to_line * 43 % line_items;
+  if (first == 0) first = chunk;
+  first = std::min(first, count);
+  const std::int64_t later = (count - first + chunk - 1) / chunk;  // chunks after the first
+  auto copy_chunk = [&](std::int64_t k, auto walk) {  // chunk k: pixels [0, first) or from first + (k - 1) * chunk
+    const std::int64_t i = k == 0 ? 0 : first + (k - 1) * chunk;
+    const std::int64_t n = k == 0 ? first : std::min(chunk, count - i);
+    copy_rgb_pixels_walking<decltype(walk)::value>(s + i * src_step * static_cast<std::int64_t>(itemsize), src_step, buffer, n,
+                                                   itemsize);
     stream_bytes(d + i * pixel, buffer, static_cast<std::size_t>(n * pixel));
+  };
+  if (src_step < 0) {
+    // A reversed run: its chunks last to first, each walking up, so that the source is read
+    // upwards (Walk).
+    for (std::int64_t k = later; k >= 0; --k) copy_chunk(k, std::integral_constant<Walk, Walk::Up>{});
+  } else {
+    for (std::int64_t k = 0; k <= later; ++k) copy_chunk(k, std::integral_constant<Walk, Walk::Down>{});
   }
 }
 

@@ -207,7 +207,9 @@ def test_x86_64_v3_and_v4_twins_equal_the_baseline_bit_for_bit():
 
 # The streaming stores of large outputs (cpu/stream_store.hpp) on small inputs: with
 # STREAMVISION_CPU_STREAM_BYTES=0 every dense output streams; by default none of these do. Both
-# runs must give the same bytes, and the streamed flips numpy's flips.
+# runs must give the same bytes, and the streamed flips numpy's flips. Rows past 4 KB are reversed
+# through a buffer, a piece at a time from the last (widths 1500, 2500 and 4133: several pieces,
+# a partial last one and a tail past the vector blocks).
 _STREAM_SCRIPT = r"""
 import hashlib
 import numpy as np
@@ -215,7 +217,7 @@ import streamvision.transforms.v2.functional as F
 rng = np.random.default_rng(11)
 h = hashlib.sha256()
 for dtype in (np.uint8, np.float32, np.float16, np.int16, np.int64, np.bool_):
-    for shape in ((2, 3, 5, 7), (1, 3, 33, 224), (3, 4, 1500), (2, 3, 2, 1)):
+    for shape in ((2, 3, 5, 7), (1, 3, 33, 224), (3, 4, 1500), (2, 3, 2, 1), (1, 3, 2, 2500), (2, 3, 2, 4133)):
         x = rng.integers(0, 256, shape).astype(dtype)
         hwc = np.ascontiguousarray(np.moveaxis(x, -3, -1))
         views = [x, np.moveaxis(hwc, -1, -3), x[..., 1:, 1:] if shape[-1] > 1 else x]
