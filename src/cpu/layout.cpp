@@ -333,19 +333,15 @@ void copy_rgb_pixels_streamed(const void* src, std::int64_t src_step, void* dst,
   if (first == 0) first = chunk;
   first = std::min(first, count);
   const std::int64_t later = (count - first + chunk - 1) / chunk;  // chunks after the first
-  auto copy_chunk = [&](std::int64_t k, auto walk) {  // chunk k: pixels [0, first) or from first + (k - 1) * chunk
+  // A reversed run goes chunk by chunk from its last, each walking up (only its reversal blocks
+  // have a walk), so that the source is read upwards (Walk).
+  const bool reversed = src_step < 0;
+  for (std::int64_t step = 0; step <= later; ++step) {
+    const std::int64_t k = reversed ? later - step : step;  // chunk k: pixels [0, first) or from first + (k - 1) * chunk
     const std::int64_t i = k == 0 ? 0 : first + (k - 1) * chunk;
     const std::int64_t n = k == 0 ? first : std::min(chunk, count - i);
-    copy_rgb_pixels_walking<decltype(walk)::value>(s + i * src_step * static_cast<std::int64_t>(itemsize), src_step, buffer, n,
-                                                   itemsize);
+    copy_rgb_pixels_walking<Walk::Up>(s + i * src_step * static_cast<std::int64_t>(itemsize), src_step, buffer, n, itemsize);
     stream_bytes(d + i * pixel, buffer, static_cast<std::size_t>(n * pixel));
-  };
-  if (src_step < 0) {
-    // A reversed run: its chunks last to first, each walking up, so that the source is read
-    // upwards (Walk).
-    for (std::int64_t k = later; k >= 0; --k) copy_chunk(k, std::integral_constant<Walk, Walk::Up>{});
-  } else {
-    for (std::int64_t k = 0; k <= later; ++k) copy_chunk(k, std::integral_constant<Walk, Walk::Down>{});
   }
 }
 
