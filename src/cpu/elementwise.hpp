@@ -38,6 +38,12 @@ inline void reverse_copy(const void* src, void* dst, std::int64_t count, std::si
   reverse_rows(src, 0, dst, 0, count, 1, itemsize);
 }
 
+// `rows` rows of `bytes` bytes, row r from src + r * src_row to dst + r * dst_row (strides in
+// bytes): the whole-row copies of vertical flips and crops, in one call per run of rows
+// (layout.cpp). With `streamed`, each row goes out with stream_bytes (no fence).
+void copy_rows(const void* src, std::int64_t src_row, void* dst, std::int64_t dst_row, std::int64_t bytes,
+               std::int64_t rows, bool streamed);
+
 // dst[3i .. 3i + 3) = src[i * src_step .. + 3) for i in [0, count): packed 3-item pixels of 1-,
 // 2- or 4-byte items (a channels_last RGB flip or copy), from an item step of at least 3 either
 // way (layout.cpp).
@@ -320,6 +326,22 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
           } else {
             reverse_rows(in + at.in(), is1, out + at.out(), os1, row_len, run, sizeof(In));
           }
+          row += run;
+        }
+        if (streaming) stream_fence();
+      });
+      return;
+    }
+    if (plan.rank >= 2 && pieces == 1 && is0 == 1 && os0 == 1) {
+      // Whole rows copied (a vertical flip, a crop): one copy_rows call per run of dim 1.
+      const std::int64_t n1 = plan.size[1];
+      const std::int64_t item = static_cast<std::int64_t>(sizeof(In));
+      parallel_for(rows, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
+        for (std::int64_t row = first; row < last;) {
+          const std::int64_t run = std::min(last - row, n1 - row % n1);
+          const RowWalker at(plan, row);
+          copy_rows(in + at.in(), plan.in_stride[1] * item, out + at.out(), plan.out_stride[1] * item, row_len * item, run,
+                    streaming);
           row += run;
         }
         if (streaming) stream_fence();
