@@ -209,7 +209,9 @@ def test_x86_64_v3_and_v4_twins_equal_the_baseline_bit_for_bit():
 # STREAMVISION_CPU_STREAM_BYTES=0 every dense output streams; by default none of these do. Both
 # runs must give the same bytes, and the streamed flips numpy's flips. Rows past 4 KB are reversed
 # through a buffer, a piece at a time from the last (widths 1500, 2500 and 4133: several pieces,
-# a partial last one and a tail past the vector blocks).
+# a partial last one and a tail past the vector blocks). Padded rows of whole 16-byte pieces
+# (float32 224 + 4 + 4, and 224 + 5 + 11 for every item size) stream their interior straight
+# from the input.
 _STREAM_SCRIPT = r"""
 import hashlib
 import numpy as np
@@ -230,6 +232,8 @@ for dtype in (np.uint8, np.float32, np.float16, np.int16, np.int64, np.bool_):
                 ys = [F.invert(f), F.to_dtype(v, np.float32, scale=True), F.adjust_brightness(f, 1.3),
                       F.solarize(f, 128 if dtype == np.uint8 else 0.5), F.pad(f, [4], padding_mode="edge"),
                       F.pad(f, [3, 1, 1, 2], fill=7)]
+                if v.ndim >= 3 and v.shape[-1] > 11 and v.shape[-2] > 2:
+                    ys.append(F.pad(f, [5, 1, 11, 2], padding_mode="reflect"))
                 if dtype == np.uint8:
                     ys.append(F.posterize(v, 3))
                     ys.append(F.normalize(F.to_dtype(v, np.float32, scale=True), [0.4, 0.5, 0.6], [0.2, 0.3, 0.25]))
