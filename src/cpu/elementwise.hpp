@@ -116,6 +116,20 @@ inline void short_row(const In* src, Out* dst, const Op& op) {
   for (int j = 0; j < N; ++j) dst[j] = op(src[j], 0u);
 }
 
+// Row r of `rows` (dst + r * dst_row, `count` items) filled with src[r * src_row].
+template <class T>
+inline void fill_rows(const T* src, std::int64_t src_row, T* dst, std::int64_t dst_row, std::int64_t count, std::int64_t rows) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const T v = src[r * src_row];
+    T* const d = dst + r * dst_row;
+    if constexpr (sizeof(T) == 1) {
+      std::memset(d, static_cast<unsigned char>(v), static_cast<std::size_t>(count));
+    } else {
+      for (std::int64_t j = 0; j < count; ++j) d[j] = v;
+    }
+  }
+}
+
 // Rows shorter than this (a channels_last image's pixels) are walked by dim-1 runs.
 constexpr std::int64_t kShortRow = 16;
 
@@ -345,6 +359,22 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
           row += run;
         }
         if (streaming) stream_fence();
+      });
+      return;
+    }
+  }
+  if constexpr (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>) {
+    if (plan.rank >= 2 && pieces == 1 && is0 == 0 && os0 == 1 && !streaming) {
+      // One value per row over whole rows (erase's window, a constant per channel): a fill per
+      // row in one loop per run of dim 1, not a call through run_fn per row.
+      const std::int64_t n1 = plan.size[1], is1 = plan.in_stride[1], os1 = plan.out_stride[1];
+      parallel_for(rows, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
+        for (std::int64_t row = first; row < last;) {
+          const std::int64_t run = std::min(last - row, n1 - row % n1);
+          const RowWalker at(plan, row);
+          fill_rows(in + at.in(), is1, out + at.out(), os1, row_len, run);
+          row += run;
+        }
       });
       return;
     }

@@ -124,6 +124,36 @@ TEST(Erase, CudaEqualsCpu) {
   }
 }
 
+// Values constant along the window's rows ([C, 1, 1], [C, h, 1], [1]): the engine fills each row
+// with its one value. Windows from 1 to 300 bytes wide, every layout, batches.
+TEST(Erase, BroadcastValuesFillWholeRows) {
+  std::uint64_t seed = 80;
+  for (DType dtype : {DType::UInt8, DType::Float16, DType::Float32, DType::Int64}) {
+    const Tensor src = random_cpu({2, 3, 9, 80}, dtype, seed++);
+    for (std::int64_t w : {1, 7, 33, 75}) {
+      for (const Dims& vshape : {Dims{3, 1, 1}, Dims{3, 4, 1}, Dims{1}}) {
+        const Tensor v = random_cpu(vshape, dtype, seed++);
+        for (Layout layout : kAllLayouts) {
+          SCOPED_TRACE(describe(Dims(src.shape()), dtype, layout) + " width " + std::to_string(w) + " v " + vshape.str());
+          const Tensor in = with_layout(src, layout, Device::cpu());
+          const Tensor out = functional::erase(in, 3, 2, 4, w, v);
+          for_each_index(src.shape(), [&](const std::int64_t* idx) {
+            const bool inside = idx[2] >= 3 && idx[2] < 7 && idx[3] >= 2 && idx[3] < 2 + w;
+            std::uint64_t want = load_bits(src, idx);
+            if (inside) {
+              const std::int64_t vi[3] = {vshape.size() == 1 ? 0 : idx[1], vshape.size() == 1 || vshape[1] == 1 ? 0 : idx[2] - 3,
+                                          0};
+              want = load_bits(v, vi);
+            }
+            ASSERT_EQ(want, load_bits(out, idx));
+          });
+          EXPECT_TRUE(bitwise_equal(src, in)) << "not in place";
+        }
+      }
+    }
+  }
+}
+
 // Windows at every offset of a 16-byte row (the engine stores their rows in 16-, 8-, 4-, 2- or
 // 1-byte pieces, whichever the row's alignment allows) and wide enough for whole chunks, filled
 // with a broadcast value (one load per row chunk) and with a full window of values.
