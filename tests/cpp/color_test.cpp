@@ -580,6 +580,36 @@ TEST(ColorGamma, CpuEngineEqualsPow) {
   }
 }
 
+// Every uint8 colour through the CPU's adjust_hue (a vectorised loop over the finite path, with
+// host-only selects: kernels/color_hsv.hpp) equals the general path applied pixel by pixel:
+// to_dtype's scales (x * (1 / 255) in float32; back, r * 255.999 truncated), shift<false> (four
+// IEEE divisions, integer sectors).
+TEST(ColorHue, EveryUint8ColourEqualsTheGeneralPath) {
+  Tensor img = empty({3, 4096, 4096}, DType::UInt8, Device::cpu());
+  auto* planes = static_cast<std::uint8_t*>(img.data());
+  constexpr std::int64_t kPlane = 4096 * 4096;
+  for (std::int64_t i = 0; i < kPlane; ++i) {
+    planes[i] = static_cast<std::uint8_t>(i >> 16);
+    planes[kPlane + i] = static_cast<std::uint8_t>(i >> 8);
+    planes[2 * kPlane + i] = static_cast<std::uint8_t>(i);
+  }
+  const float to_unit = static_cast<float>(1.0 / 255.0), to_byte = static_cast<float>(256.0 - 1e-3);
+  for (double factor : {-0.31, 0.07}) {
+    const auto op = kernels::make_hue_op<float>(factor);
+    const Tensor out = functional::adjust_hue(img, factor);
+    const auto* o = static_cast<const std::uint8_t*>(out.data());
+    for (std::int64_t i = 0; i < kPlane; ++i) {
+      float rgb[3];
+      op.shift<false>(planes[i] * to_unit, planes[kPlane + i] * to_unit, planes[2 * kPlane + i] * to_unit, rgb[0], rgb[1],
+                      rgb[2]);
+      for (int c = 0; c < 3; ++c) {
+        ASSERT_EQ(static_cast<int>(rgb[c] * to_byte), o[c * kPlane + i])
+            << "factor " << factor << ", colour " << i << ", channel " << c;
+      }
+    }
+  }
+}
+
 // Float adjust_hue takes the finite path (kernels/color_hsv.hpp) for pixels whose channels are +0
 // or in [2^-64, 1]: it must give the general path's bits there. Random values, values near the
 // 2^-64 bound and near 1, ties of two and three channels, zeros; several factors.
