@@ -210,7 +210,7 @@ def test_x86_64_v3_and_v4_twins_equal_the_baseline_bit_for_bit():
 # runs must give the same bytes, and the streamed flips numpy's flips. Rows past 4 KB are reversed
 # through a buffer, a piece at a time from the last (widths 1500, 2500 and 4133: several pieces,
 # a partial last one and a tail past the vector blocks). Padded rows of whole 16-byte pieces
-# (float32 224 + 4 + 4, and 224 + 5 + 11 for every item size) stream their interior straight
+# (float32 224 + 4 + 4, and 224 + 5 + 11 for uint8 and float32) stream their interior straight
 # from the input.
 _STREAM_SCRIPT = r"""
 import hashlib
