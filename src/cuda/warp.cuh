@@ -148,6 +148,37 @@ __global__ void __launch_bounds__(kBlockThreads) warp_kernel(WarpArgs<T> a, Grid
   }
 }
 
+// The steps from plane p = n * C + c of a batch to plane p + 1: to the next channel, or from the
+// last channel to the next image's first (computed on the host: the kernel reads them from its
+// arguments rather than rebuilding them every plane).
+struct PlaneSteps {
+  std::int64_t next_channel = 0, next_image = 0;
+};
+
+inline PlaneSteps plane_steps(const kernels::ImageBatch& b) {
+  return {b.stride_c, b.stride_n - (std::max<std::int64_t>(b.c, 1) - 1) * b.stride_c};
+}
+
+// A plane's first element, walked plane by plane.
+template <class P>
+struct PlaneCursor {
+  P* plane;
+  std::uint32_t channel, channels;
+  __device__ SV_FORCE_INLINE PlaneCursor(const kernels::ImageBatch& b, std::uint32_t p, std::uint32_t c_count)
+      : channels(c_count) {
+    channel = p % channels;
+    plane = static_cast<P*>(b.data) + static_cast<std::int64_t>(p / channels) * b.stride_n + static_cast<std::int64_t>(channel) * b.stride_c;
+  }
+  __device__ SV_FORCE_INLINE void advance(const PlaneSteps& steps) {
+    if (++channel == channels) {
+      channel = 0;
+      plane += steps.next_image;
+    } else {
+      plane += steps.next_channel;
+    }
+  }
+};
+
 // The staged schedule (uint8 planes of unit stride whose rows, planes and width are whole 32-bit
 // words: the host checks). Its tile and buffers:
 constexpr int kStagedTileW = 32, kStagedTileH = 8;
@@ -155,8 +186,11 @@ static_assert(kStagedTileW * kStagedTileH == kBlockThreads, "a thread per pixel 
 constexpr int kStagedWordsPerThread = 6;  // words of a plane's box a thread copies, at most
 constexpr int kStagedWords = kStagedWordsPerThread * kBlockThreads;  // a buffer: 6 KB
 
-template <class Grid>
-__global__ void __launch_bounds__(kBlockThreads) warp_staged_kernel(WarpArgs<std::uint8_t> a, Grid grid, int tiles_w) {
+// Nearest and HasFill are a.nearest and a.has_fill, as template arguments: the plane loop is
+// issue-bound (bench/RESULTS.md, nineteenth session) and their branches cost it instructions.
+template <class Grid, bool Nearest, bool HasFill>
+__global__ void __launch_bounds__(kBlockThreads)
+    warp_staged_kernel(WarpArgs<std::uint8_t> a, Grid grid, int tiles_w, PlaneSteps in_steps, PlaneSteps out_steps) {
   using T = std::uint8_t;
   using A = typename PixelTaps<T, Grid>::A;
   __shared__ std::uint32_t stage[2][kStagedWords];
@@ -173,10 +207,10 @@ __global__ void __launch_bounds__(kBlockThreads) warp_staged_kernel(WarpArgs<std
   // The box of the taps this tile loads (outside taps are never read).
   int x_lo = INT_MAX, y_lo = INT_MAX, x_hi = INT_MIN, y_hi = INT_MIN;
   const int x0 = static_cast<int>(t.taps.x0), y0 = static_cast<int>(t.taps.y0);
-  if (valid && a.nearest && x0 >= 0) {
+  if (valid && Nearest && x0 >= 0) {
     x_lo = x_hi = x0;
     y_lo = y_hi = y0;
-  } else if (valid && !a.nearest && t.taps.inside != 0) {
+  } else if (valid && !Nearest && t.taps.inside != 0) {
     const unsigned in = t.taps.inside;
     x_lo = (in & 5u) ? x0 : x0 + 1;
     x_hi = (in & 10u) ? x0 + 1 : x0;
@@ -237,16 +271,20 @@ __global__ void __launch_bounds__(kBlockThreads) warp_staged_kernel(WarpArgs<std
   // x0 - 4 word0 (negative for an outside tap, which is never read).
   const int row_bytes = 4 * pitch;
   const int at = (y0 - row0) * row_bytes + x0 - 4 * word0;
-  const std::uint8_t* in = static_cast<const std::uint8_t*>(a.in.data);
-  std::uint8_t* out = static_cast<std::uint8_t*>(a.out.data);
+  // Planes are walked by cursors rather than located from p (a divmod and 64-bit multiplies per
+  // plane and pointer): the loads run a plane ahead of the samples and the stores.
+  const std::uint32_t channels = static_cast<std::uint32_t>(a.in.c > 0 ? a.in.c : 1);
+  PlaneCursor<const std::uint8_t> load_at(a.in, first, channels);
+  PlaneCursor<std::uint8_t> store_at(a.out, first, channels);
   std::uint32_t next[kStagedWordsPerThread];
-  auto load = [&](std::uint32_t p) {
-    const auto* plane = reinterpret_cast<const std::uint32_t*>(in + a.in_planes.offset(p));
+  auto load = [&]() {
+    const auto* plane = reinterpret_cast<const std::uint32_t*>(load_at.plane);
 #pragma unroll
     for (int j = 0; j < kStagedWordsPerThread; ++j) {
       if (j >= items) break;
       next[j] = __ldg(plane + src_word[j]);
     }
+    load_at.advance(in_steps);
   };
   auto store = [&](int buffer) {  // buffer: 0 or kStagedWords
 #pragma unroll
@@ -256,17 +294,17 @@ __global__ void __launch_bounds__(kBlockThreads) warp_staged_kernel(WarpArgs<std
     }
   };
   if (first < last) {
-    load(first);
+    load();
     store(0);
   }
   __syncthreads();
   int buffer = 0;
   for (std::uint32_t p = first; p < last; ++p) {
-    if (p + 1 < last) load(p + 1);
+    if (p + 1 < last) load();
     if (valid) {
       const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(&stage[0][0] + buffer) + at;
       A v;
-      if (a.nearest) {
+      if constexpr (Nearest) {
         v = x0 >= 0 ? kernels::load_as<A>(s[0]) : A(0);
       } else {  // bilinear_sample's sum: fma from 0, taps in order
         const unsigned in_taps = t.taps.inside;
@@ -276,8 +314,10 @@ __global__ void __launch_bounds__(kBlockThreads) warp_staged_kernel(WarpArgs<std
         if (in_taps & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(s[row_bytes]), t.taps.w[2], v);
         if (in_taps & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(s[row_bytes + 1]), t.taps.w[3], v);
       }
-      out[a.out_planes.offset(p) + dst] = plane_output<T, Grid>(a, p, v, t.mask);
+      const A fill = HasFill ? a.fill[a.fill_count == 1 ? 0 : store_at.channel] : A(0);
+      store_at.plane[dst] = kernels::warp_output<T, typename Grid::Sample>(v, t.mask, Nearest, HasFill, fill);
     }
+    store_at.advance(out_steps);
     buffer ^= kStagedWords;
     if (p + 1 < last) store(buffer);
     __syncthreads();
@@ -328,8 +368,19 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
   if constexpr (MayStage && std::is_same_v<T, std::uint8_t>) {
     if (staged_warp_fits(in)) {
       const std::int64_t tiles_w = (out.w + kStagedTileW - 1) / kStagedTileW, tiles_h = (out.h + kStagedTileH - 1) / kStagedTileH;
-      warp_staged_kernel<Grid><<<dim3(static_cast<unsigned>(tiles_w * tiles_h), g.grid.y), kBlockThreads, 0, scope.handle()>>>(
-          a, grid, static_cast<int>(tiles_w));
+      const dim3 blocks(static_cast<unsigned>(tiles_w * tiles_h), g.grid.y);
+      const PlaneSteps in_steps = plane_steps(in), out_steps = plane_steps(out);
+      auto launch = [&](auto nearest, auto has_fill) {
+        warp_staged_kernel<Grid, decltype(nearest)::value, decltype(has_fill)::value><<<blocks, kBlockThreads, 0, scope.handle()>>>(
+            a, grid, static_cast<int>(tiles_w), in_steps, out_steps);
+      };
+      using Yes = std::true_type;
+      using No = std::false_type;
+      if (a.nearest) {
+        a.has_fill ? launch(Yes{}, Yes{}) : launch(Yes{}, No{});
+      } else {
+        a.has_fill ? launch(No{}, Yes{}) : launch(No{}, No{});
+      }
       scope.check_launch();
       return;
     }
