@@ -67,6 +67,7 @@ def cases(torch, TF, F, quick):
         ("adjust_hue 0.1", lambda m, x: m.adjust_hue(x, 0.1)),
         ("rgb_to_grayscale", lambda m, x: m.rgb_to_grayscale(x)),
         ("rotate 30 bilinear", lambda m, x: m.rotate(x, 30.0, interpolation=TF.InterpolationMode.BILINEAR)),
+        ("rotate 90 expand", lambda m, x: m.rotate(x, 90.0, expand=True)),
         ("affine", lambda m, x: m.affine(x, angle=10.0, translate=[5, 5], scale=1.1, shear=[5.0, 0.0])),
         ("gaussian_blur 5", lambda m, x: m.gaussian_blur(x, [5, 5])),
         ("adjust_gamma 0.8", lambda m, x: m.adjust_gamma(x, 0.8)),

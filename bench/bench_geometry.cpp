@@ -78,6 +78,11 @@ std::vector<Case> geometry_cases(const Stream& stream) {
     cases.push_back({"rotate 90 (fast path)", u8s, 2 * n, [u8](const Stream& s) {
                        functional::rotate(u8, 90, InterpolationMode::Nearest, true, std::nullopt, std::nullopt, s);
                      }});
+    // rotate 90 is a transposed view (torch.rot90's); its contiguous copy is the transpose.
+    const Tensor turned = functional::rotate(u8, 90, InterpolationMode::Nearest, true, std::nullopt, std::nullopt, stream);
+    cases.push_back({"contiguous of rotate 90", u8s, 2 * n, [turned](const Stream& s) {
+                       functional::convert_layout(turned, MemoryFormat::Contiguous, s);
+                     }});
   }
   // float32 resize
   const Tensor f32 = random_image(shape, DType::Float32, MemoryFormat::Contiguous, stream);
@@ -90,6 +95,13 @@ std::vector<Case> geometry_cases(const Stream& stream) {
                    }});
   cases.push_back({"resize bilinear", f32s + " -> 224x224", 4 * out224 * 5, [f32, to224](const Stream& s) {
                      functional::resize(f32, to224, InterpolationMode::Bilinear, std::nullopt, false, s);
+                   }});
+  cases.push_back({"rotate 270 (fast path)", f32s, 8 * n, [f32](const Stream& s) {
+                     functional::rotate(f32, 270, InterpolationMode::Nearest, true, std::nullopt, std::nullopt, s);
+                   }});
+  const Tensor turned = functional::rotate(f32, 270, InterpolationMode::Nearest, true, std::nullopt, std::nullopt, stream);
+  cases.push_back({"contiguous of rotate 270", f32s, 8 * n, [turned](const Stream& s) {
+                     functional::convert_layout(turned, MemoryFormat::Contiguous, s);
                    }});
   return cases;
 }

@@ -2,7 +2,10 @@
 // as Python computes it) and rotate's expand size and fast paths. The warp itself is
 // kernels/warp_grid.hpp + kernels/sampling.hpp, iterated by src/cpu/warp.cpp and src/cuda/warp_*.cu.
 #include <cmath>
+#include <numeric>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "functional/op_context.hpp"
 #include "kernels/sampling.hpp"
@@ -186,8 +189,21 @@ Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation
                 "shape " + Dims(image.shape()).str() + " and output " + std::to_string(out_h) + " x " + std::to_string(out_w));
   }
   if (quarter_turns < 0) return warp(image, matrix, out_h, out_w, interpolation, fill, stream);
-  auto [kernel, on, src, out] = detail::prepare<ops::Rotate>(
-      image, stream, {.height = out_h, .width = out_w, .layout = detail::OutputLayout::ChannelsLastOrContiguous});
+  // Odd quarter turns are torch.rot90's, which torchvision returns: the input flipped along one
+  // axis into a buffer of the input's shape, handed back as its transposed view (torchvision's
+  // strides). The kernel's copy then walks the buffer's rows along input rows: a flip, at the
+  // copy bandwidth, where a transposing copy into a dense [.., W, H] read one value per row.
+  const bool transposed = quarter_turns % 2 == 1;
+  auto [kernel, on, src, buffer] = detail::prepare<ops::Rotate>(
+      image, stream,
+      {.height = transposed ? h : out_h, .width = transposed ? w : out_w, .layout = detail::OutputLayout::ChannelsLastOrContiguous});
+  Tensor out = buffer;
+  if (transposed) {
+    std::vector<int> dims(static_cast<std::size_t>(buffer.dim()));
+    std::iota(dims.begin(), dims.end(), 0);
+    std::swap(dims[dims.size() - 2], dims[dims.size() - 1]);
+    out = buffer.permute(dims);
+  }
   if (out.numel() > 0) kernel(src, out, quarter_turns, on);
   return out;
 }

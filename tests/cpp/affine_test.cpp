@@ -12,6 +12,21 @@ namespace {
 
 // ---- hand-computed ------------------------------------------------------------------------
 
+// torch.rot90's layout: 90 and 270 flip into a buffer of the input's shape and return its
+// transposed view; 180 is a dense flip.
+TEST(Affine, RightAnglesAreTransposedViews) {
+  const Tensor img = random_cpu({2, 3, 5, 7}, DType::UInt8, 4);
+  for (double angle : {90.0, 270.0}) {
+    const Tensor out = functional::rotate(img, angle, InterpolationMode::Nearest, true);
+    EXPECT_EQ(Dims(out.shape()), (Dims{2, 3, 7, 5}));
+    EXPECT_EQ(Dims(out.strides()), (Dims{105, 35, 1, 7}));
+    const Tensor cl = functional::rotate(to_channels_last(img), angle, InterpolationMode::Nearest, true);
+    EXPECT_EQ(Dims(cl.strides()), (Dims{105, 1, 3, 21}));
+    EXPECT_TRUE(bitwise_equal(cl, out));
+  }
+  EXPECT_EQ(Dims(functional::rotate(img, 180).strides()), (Dims{105, 35, 7, 1}));
+}
+
 TEST(Affine, RightAngleRotations) {
   const Tensor img = u8_image(2, 3);  // [[1,2,3],[4,5,6]]
   EXPECT_EQ(u8_values(functional::rotate(img, 90, InterpolationMode::Nearest, true)), (std::vector<int>{3, 6, 2, 5, 1, 4}));
@@ -136,6 +151,36 @@ TEST(Affine, CudaEqualsCpu) {
                                 functional::affine(c.gpu_in, 12.0, {-3.0, 2.0}, scale, {4.0, 0.0}, c.mode, c.fill)));
     }
   });
+}
+
+// 90 and 270 are transposed views of a flipped buffer (torch.rot90's strides), and contiguous()
+// of them is a transposing copy: both equal the CPU's for 1-, 2-, 4- and 8-byte values, sides
+// that are and are not whole 4-byte words, sizes around 32-, 64- and 128-value tiles, and
+// contiguous, channels_last, sliced (unaligned) and strided inputs.
+TEST(Rotate, CudaQuarterTurnsEqualCpu) {
+  SV_REQUIRE_GPU();
+  std::uint64_t seed = 3000;
+  for (const Dims& shape : {Dims{1, 1, 130, 260}, Dims{2, 3, 67, 200}, Dims{3, 129, 131}, Dims{2, 1, 257, 40},
+                            Dims{1, 2, 16, 300}, Dims{1, 64, 64}}) {
+    for (int dt = 0; dt < kNumDTypes; ++dt) {
+      const DType dtype = static_cast<DType>(dt);
+      const Tensor src = random_cpu(shape, dtype, seed++);
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(shape, dtype, layout));
+        const Tensor cpu_in = with_layout(src, layout, Device::cpu());
+        const Tensor gpu_in = with_layout(src, layout, kGpu);
+        for (double angle : {90.0, 270.0, -90.0, 180.0}) {
+          SCOPED_TRACE(angle);
+          const Tensor cpu_out = functional::rotate(cpu_in, angle, InterpolationMode::Nearest, true);
+          const Tensor gpu_out = functional::rotate(gpu_in, angle, InterpolationMode::Nearest, true);
+          ASSERT_TRUE(bitwise_equal(cpu_out, gpu_out));
+          ASSERT_EQ(Dims(cpu_out.strides()), Dims(gpu_out.strides()));
+          ASSERT_TRUE(bitwise_equal(contiguous(cpu_out), contiguous(gpu_out)));
+        }
+        EXPECT_TRUE(bitwise_equal(src, gpu_in)) << "the input must not change";
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -192,6 +192,24 @@ def test_rotate(device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64"])
+def test_right_angles_equal_rot90(device, dtype):
+    """Quarter turns are torch.rot90 (torchvision's fast path) exactly, strides included (90 and 270
+    are transposed views of a flipped buffer): in a batch, sliced out of a larger buffer,
+    channels_last; and so are their contiguous copies (transposing copies), on images larger
+    than a 128 x 128 tile and cut by its edges."""
+    g = torch.Generator().manual_seed(5)
+    big = (torch.rand(2, 3, 260, 390, generator=g) * 250).to(getattr(torch, dtype)).to(device)
+    views = [big, big[:, :, 3:200, 5:341], big[1, :, :131, :257], big.contiguous(memory_format=torch.channels_last)]
+    for x in views:
+        for angle, k in ((90.0, 1), (270.0, -1), (-90.0, -1), (180.0, 2)):
+            out, ref = F.rotate(x, angle, expand=True), torch.rot90(x, k, dims=(-2, -1))
+            torch.testing.assert_close(out, ref, rtol=0, atol=0)
+            assert out.stride() == ref.stride()
+            assert torch.equal(F.to_contiguous(out), ref.contiguous())
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_affine(device):
     def call(rng, shape):
         h, w = shape[-2:]
