@@ -261,6 +261,23 @@ class RowWalker {
   std::int64_t in_ = 0, out_ = 0;
 };
 
+// body(in_offset, out_offset, count) for each run of consecutive dim-1 rows of `plan` (rows of one
+// plane: offsets step by the dim-1 strides within a run), rows [0, rows) spread over the pool in
+// tasks of `grain` rows or more; each task ends with stream_fence() when `streaming`.
+template <class Body>
+void for_each_row_run(const kernels::ElementwisePlan& plan, std::int64_t rows, std::int64_t grain, bool streaming, const Body& body) {
+  const std::int64_t n1 = plan.size[1];
+  parallel_for(rows, grain, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t row = first; row < last;) {
+      const std::int64_t run = std::min(last - row, n1 - row % n1);
+      const RowWalker at(plan, row);
+      body(at.in(), at.out(), run);
+      row += run;
+    }
+    if (streaming) stream_fence();
+  });
+}
+
 template <class In, class Out, class Op>
 void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* out, const Op& op) {
   if (plan.numel == 0) return;
@@ -326,57 +343,34 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
   // spreads over the threads too.
   constexpr std::int64_t kPiece = std::int64_t{1} << 15;
   const std::int64_t pieces = (row_len + kPiece - 1) / kPiece;
-  if constexpr (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out> && sizeof(In) <= 4) {
-    if (plan.rank >= 2 && pieces == 1 && is0 == -1 && os0 == 1) {
-      // A horizontal flip of whole rows: one reverse_rows call per run of dim 1 (the rows of one
-      // plane, also when they are rows of a crop with a wider stride).
-      const std::int64_t n1 = plan.size[1], is1 = plan.in_stride[1], os1 = plan.out_stride[1];
-      parallel_for(rows, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
-        for (std::int64_t row = first; row < last;) {
-          const std::int64_t run = std::min(last - row, n1 - row % n1);
-          const RowWalker at(plan, row);
-          if (streaming) {
-            reverse_rows_streamed(in + at.in(), is1, out + at.out(), os1, row_len, run, sizeof(In));
-          } else {
-            reverse_rows(in + at.in(), is1, out + at.out(), os1, row_len, run, sizeof(In));
-          }
-          row += run;
-        }
-        if (streaming) stream_fence();
-      });
-      return;
-    }
-    if (plan.rank >= 2 && pieces == 1 && is0 == 1 && os0 == 1) {
-      // Whole rows copied (a vertical flip, a crop): one copy_rows call per run of dim 1.
-      const std::int64_t n1 = plan.size[1];
-      const std::int64_t item = static_cast<std::int64_t>(sizeof(In));
-      parallel_for(rows, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
-        for (std::int64_t row = first; row < last;) {
-          const std::int64_t run = std::min(last - row, n1 - row % n1);
-          const RowWalker at(plan, row);
-          copy_rows(in + at.in(), plan.in_stride[1] * item, out + at.out(), plan.out_stride[1] * item, row_len * item, run,
-                    streaming);
-          row += run;
-        }
-        if (streaming) stream_fence();
-      });
-      return;
-    }
-  }
   if constexpr (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>) {
-    if (plan.rank >= 2 && pieces == 1 && is0 == 0 && os0 == 1 && !streaming) {
-      // One value per row over whole rows (erase's window, a constant per channel): a fill per
-      // row in one loop per run of dim 1, not a call through run_fn per row.
-      const std::int64_t n1 = plan.size[1], is1 = plan.in_stride[1], os1 = plan.out_stride[1];
-      parallel_for(rows, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
-        for (std::int64_t row = first; row < last;) {
-          const std::int64_t run = std::min(last - row, n1 - row % n1);
-          const RowWalker at(plan, row);
-          fill_rows(in + at.in(), is1, out + at.out(), os1, row_len, run);
-          row += run;
+    // Copies of whole rows take one call per run of dim-1 rows rather than a call through run_fn
+    // per row (a 224-byte row cost as much in calls as in copying).
+    if (plan.rank >= 2 && pieces == 1 && os0 == 1) {
+      const std::int64_t grain = std::max<std::int64_t>(1, kPiece / row_len);
+      const std::int64_t is1 = plan.in_stride[1], os1 = plan.out_stride[1];
+      if constexpr (sizeof(In) <= 4) {
+        if (is0 == -1) {  // a horizontal flip (also of a crop's rows, with a wider stride)
+          const auto reverse = streaming ? &reverse_rows_streamed : &reverse_rows;
+          for_each_row_run(plan, rows, grain, streaming, [&](std::int64_t in_off, std::int64_t out_off, std::int64_t run) {
+            reverse(in + in_off, is1, out + out_off, os1, row_len, run, sizeof(In));
+          });
+          return;
         }
-      });
-      return;
+        if (is0 == 1) {  // a vertical flip, a crop
+          constexpr std::int64_t item = static_cast<std::int64_t>(sizeof(In));
+          for_each_row_run(plan, rows, grain, streaming, [&](std::int64_t in_off, std::int64_t out_off, std::int64_t run) {
+            copy_rows(in + in_off, is1 * item, out + out_off, os1 * item, row_len * item, run, streaming);
+          });
+          return;
+        }
+      }
+      if (is0 == 0 && !streaming) {  // one value per row (erase's window, a constant per channel)
+        for_each_row_run(plan, rows, grain, false, [&](std::int64_t in_off, std::int64_t out_off, std::int64_t run) {
+          fill_rows(in + in_off, is1, out + out_off, os1, row_len, run);
+        });
+        return;
+      }
     }
   }
   parallel_for(rows * pieces, std::max<std::int64_t>(1, kPiece / row_len), [&](std::int64_t first, std::int64_t last) {
