@@ -10,6 +10,7 @@
 #include "functional/op_context.hpp"
 #include "kernels/sampling.hpp"
 #include "streamvision/functional/affine.hpp"
+#include "streamvision/functional/flip.hpp"
 
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::Affine)
 SV_DEFINE_KERNEL_TABLE(streamvision::ops::Rotate)
@@ -189,21 +190,19 @@ Tensor rotate(const Tensor& image, double angle, InterpolationMode interpolation
                 "shape " + Dims(image.shape()).str() + " and output " + std::to_string(out_h) + " x " + std::to_string(out_w));
   }
   if (quarter_turns < 0) return warp(image, matrix, out_h, out_w, interpolation, fill, stream);
-  // Odd quarter turns are torch.rot90's, which torchvision returns: the input flipped along one
-  // axis into a buffer of the input's shape, handed back as its transposed view (torchvision's
-  // strides). The kernel's copy then walks the buffer's rows along input rows: a flip, at the
-  // copy bandwidth, where a transposing copy into a dense [.., W, H] read one value per row.
-  const bool transposed = quarter_turns % 2 == 1;
-  auto [kernel, on, src, buffer] = detail::prepare<ops::Rotate>(
-      image, stream,
-      {.height = transposed ? h : out_h, .width = transposed ? w : out_w, .layout = detail::OutputLayout::ChannelsLastOrContiguous});
-  Tensor out = buffer;
-  if (transposed) {
-    std::vector<int> dims(static_cast<std::size_t>(buffer.dim()));
+  if (quarter_turns % 2 == 1) {
+    // torch.rot90, which torchvision returns: a flip (of W for 90, of H for 270), handed back as
+    // its transposed view. The flip runs at the copy bandwidth with the flips' own kernels, where
+    // a transposing copy into a dense [.., W, H] read one value per input row; the result has
+    // torchvision's strides.
+    const Tensor flipped = quarter_turns == 1 ? horizontal_flip(image, stream) : vertical_flip(image, stream);
+    std::vector<int> dims(static_cast<std::size_t>(flipped.dim()));
     std::iota(dims.begin(), dims.end(), 0);
     std::swap(dims[dims.size() - 2], dims[dims.size() - 1]);
-    out = buffer.permute(dims);
+    return flipped.permute(dims);
   }
+  // 0 and 180: torchvision's clone and torch.flip of both axes, dense in the input's order.
+  auto [kernel, on, src, out] = detail::prepare<ops::Rotate>(image, stream, {.layout = detail::OutputLayout::SameOrder});
   if (out.numel() > 0) kernel(src, out, quarter_turns, on);
   return out;
 }

@@ -195,12 +195,13 @@ def test_rotate(device):
 @pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64"])
 def test_right_angles_equal_rot90(device, dtype):
     """Quarter turns are torch.rot90 (torchvision's fast path) exactly, strides included (90 and 270
-    are transposed views of a flipped buffer): in a batch, sliced out of a larger buffer,
-    channels_last; and so are their contiguous copies (transposing copies), on images larger
+    are transposed views of a flip): in a batch, sliced out of a larger buffer, channels_last,
+    transposed; and so are their contiguous copies (transposing copies), on images larger
     than a 128 x 128 tile and cut by its edges."""
     g = torch.Generator().manual_seed(5)
     big = (torch.rand(2, 3, 260, 390, generator=g) * 250).to(getattr(torch, dtype)).to(device)
-    views = [big, big[:, :, 3:200, 5:341], big[1, :, :131, :257], big.contiguous(memory_format=torch.channels_last)]
+    views = [big, big[:, :, 3:200, 5:341], big[1, :, :131, :257], big.contiguous(memory_format=torch.channels_last),
+             big.transpose(-2, -1)]
     for x in views:
         for angle, k in ((90.0, 1), (270.0, -1), (-90.0, -1), (180.0, 2)):
             out, ref = F.rotate(x, angle, expand=True), torch.rot90(x, k, dims=(-2, -1))

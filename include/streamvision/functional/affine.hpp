@@ -17,9 +17,9 @@
 // multiples of 90 degrees take torchvision's fast paths: 0 copies, 180 flips both axes, 90/270
 // transpose when expanding or square (every dtype; interpolation and fill unused, as in
 // torchvision); any other angle is the affine warp above and runs ops::Affine's kernel. Like
-// torchvision's (torch.rot90), a 90/270 result is a transposed view: the input flipped along one
-// axis into a buffer of the input's shape (contiguous, or channels_last for channels-last input),
-// returned with its last two dims swapped. contiguous() of it is a transposing copy.
+// torchvision's (torch.rot90), a 90/270 result is a transposed view: horizontal_flip (90) or
+// vertical_flip (270) of the input, returned with its last two dims swapped. contiguous() of it
+// is a transposing copy.
 #pragma once
 
 #include <array>
@@ -44,8 +44,9 @@ struct Affine {
   using Kernel = void (*)(const Tensor& input, const Tensor& output, const std::array<double, 6>& inverse_matrix,
                           InterpolationMode mode, const Fill& fill, const Stream& stream);
 };
-// Kernel contract: the exact counter-clockwise rotation by quarter_turns (1, 2 or 3) right
-// angles of the last two dims (output [.., W, H] for odd counts; any strides).
+// Kernel contract: the exact counter-clockwise rotation by quarter_turns (0 to 3) right angles
+// of the last two dims (output [.., W, H] for odd counts). functional::rotate passes 0 and 2; it
+// runs the flips for 1 and 3.
 struct Rotate {
   static constexpr const char* name = "rotate";
   using Kernel = void (*)(const Tensor& input, const Tensor& output, int quarter_turns, const Stream& stream);

@@ -144,11 +144,11 @@ def _quarter_turn(shape, angle, expand, center):
 
 
 def _rotate_layout(shape, strides, out_shape, angle, interpolation, expand, center, fill):
-    if _quarter_turn(shape, angle, expand, center):
-        if (angle % 360.0) in (90.0, 270.0):  # torch.rot90's: the transposed view of an input-shaped buffer
-            buffer = _cl_or_c(shape, strides, (*out_shape[:-2], out_shape[-1], out_shape[-2]))
-            return (*buffer[:-2], buffer[-1], buffer[-2])
-        return _cl_or_c(shape, strides, out_shape)
+    if _quarter_turn(shape, angle, expand, center):  # torch.rot90's: a flip (90, 270: transposed) or a clone
+        if (angle % 360.0) in (90.0, 270.0):
+            flipped = _elementwise(shape, strides, (*out_shape[:-2], out_shape[-1], out_shape[-2]))
+            return (*flipped[:-2], flipped[-1], flipped[-2])
+        return _elementwise(shape, strides, out_shape)
     return _warp(shape, strides, out_shape)
 
 
