@@ -188,20 +188,16 @@ constexpr int kStagedWords = kStagedWordsPerThread * kBlockThreads;  // a buffer
 
 // Nearest and HasFill are a.nearest and a.has_fill, as template arguments: the plane loop is
 // issue-bound (bench/RESULTS.md, nineteenth session) and their branches cost it instructions.
-// TileW: the tile's width (its height is kBlockThreads / TileW); 32 in launch_warp, other widths
-// for timing the shape (.probe/warp_probe.cu).
-template <class Grid, bool Nearest, bool HasFill, int TileW = kStagedTileW>
+template <class Grid, bool Nearest, bool HasFill>
 __global__ void __launch_bounds__(kBlockThreads)
     warp_staged_kernel(WarpArgs<std::uint8_t> a, Grid grid, int tiles_w, PlaneSteps in_steps, PlaneSteps out_steps) {
-  static_assert(kBlockThreads % TileW == 0, "whole rows of threads");
   using T = std::uint8_t;
   using A = typename PixelTaps<T, Grid>::A;
   __shared__ std::uint32_t stage[2][kStagedWords];
   __shared__ int box[4];  // the taps' columns [box[0], box[2]] and rows [box[1], box[3]]
   const int me = static_cast<int>(threadIdx.x);
-  constexpr int TileH = kBlockThreads / TileW;
-  const int ox = static_cast<int>(blockIdx.x) % tiles_w * TileW + me % TileW;
-  const int oy = static_cast<int>(blockIdx.x) / tiles_w * TileH + me / TileW;
+  const int ox = static_cast<int>(blockIdx.x) % tiles_w * kStagedTileW + me % kStagedTileW;
+  const int oy = static_cast<int>(blockIdx.x) / tiles_w * kStagedTileH + me / kStagedTileW;
   const bool valid = ox < a.out.w && oy < a.out.h;
   PixelTaps<T, Grid> t;
   if (valid) t = pixel_taps(a, grid, ox, oy);
