@@ -6,8 +6,8 @@
 // before it compares or looks up; for uint8 autocontrast that made both passes bound by integer
 // instructions, not memory (ncu on the H200, bench/RESULTS.md ninth session: min/max pass ALU
 // pipe 82.9%, table pass 78.3%, DRAM 30-40%). Here a 16-byte word is compared as 16-bit lanes
-// (two 3-input VIMNMX per 4 bytes) and looked up with one byte permute and one shared-memory load
-// per byte, three permutes packing four results.
+// (fold_minmax_word) and looked up with one byte permute and one shared-memory load per byte,
+// three permutes packing four results (lookup_word).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -68,6 +68,32 @@ __device__ SV_FORCE_INLINE void for_each_byte_word(const unsigned char* p, std::
   if (t < len - done) scalar(done + t);
 }
 
+// Folds the 16 bytes of w into running minima and maxima kept as 16-bit lanes (even and odd bytes
+// of the words): two 3-input VIMNMX per 4 bytes.
+__device__ SV_FORCE_INLINE void fold_minmax_word(const uint4& w, unsigned& lo2, unsigned& hi2) {
+  const unsigned parts[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const unsigned even = parts[k] & 0x00ff00ffu, odd = (parts[k] >> 8) & 0x00ff00ffu;
+    lo2 = __vminu2(__vminu2(lo2, even), odd);
+    hi2 = __vmaxu2(__vmaxu2(hi2, even), odd);
+  }
+}
+
+// The 16 bytes of w looked up in the shared-memory tables at lut_bytes, table `row >> 8` (row has
+// byte 0 clear): per byte one permute puts the byte under the table offset as the index, one
+// load fetches its entry, and three permutes pack four entries back into a word.
+__device__ SV_FORCE_INLINE uint4 lookup_word(const uint4& w, const std::uint8_t* lut_bytes, unsigned row) {
+  unsigned parts[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const unsigned r0 = lut_bytes[__byte_perm(parts[k], row, 0x7650u)], r1 = lut_bytes[__byte_perm(parts[k], row, 0x7651u)];
+    const unsigned r2 = lut_bytes[__byte_perm(parts[k], row, 0x7652u)], r3 = lut_bytes[__byte_perm(parts[k], row, 0x7653u)];
+    parts[k] = __byte_perm(__byte_perm(r0, r1, 0x3340u), __byte_perm(r2, r3, 0x3340u), 0x5410u);
+  }
+  return make_uint4(parts[0], parts[1], parts[2], parts[3]);
+}
+
 // Min and max of each (image, channel) plane over block q's byte range: partials[(n * chunks + q) * C + c].
 template <int C>
 __global__ void __launch_bounds__(kBytePlaneThreads)
@@ -90,14 +116,7 @@ __global__ void __launch_bounds__(kBytePlaneThreads)
         [&](std::int64_t lead, std::int64_t words) {
           const auto* v = reinterpret_cast<const uint4*>(p + lead);
           for (std::int64_t i = t; i < words; i += kBytePlaneThreads) {
-            const uint4 w = __ldg(v + i);
-            const unsigned parts[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-            for (int k = 0; k < 4; ++k) {
-              const unsigned even = parts[k] & 0x00ff00ffu, odd = (parts[k] >> 8) & 0x00ff00ffu;
-              lo2 = __vminu2(__vminu2(lo2, even), odd);
-              hi2 = __vmaxu2(__vmaxu2(hi2, even), odd);
-            }
+            fold_minmax_word(__ldg(v + i), lo2, hi2);
           }
         });
     lo = min(lo, min(lo2 & 0xffffu, lo2 >> 16));
@@ -238,16 +257,7 @@ __global__ void __launch_bounds__(kBytePlaneThreads)
             for (int b = 0; b < kLutBatch; ++b) {
               const std::int64_t i = i0 + b * kBytePlaneThreads;
               if (i >= words) break;
-              unsigned parts[4] = {w[b].x, w[b].y, w[b].z, w[b].w};
-#pragma unroll
-              for (int k = 0; k < 4; ++k) {
-                // Byte j of the word under the channel's table offset (c << 8) as the index: one
-                // permute; its entry; the four packed back with three.
-                const unsigned r0 = lut_bytes[__byte_perm(parts[k], row, 0x7650u)], r1 = lut_bytes[__byte_perm(parts[k], row, 0x7651u)];
-                const unsigned r2 = lut_bytes[__byte_perm(parts[k], row, 0x7652u)], r3 = lut_bytes[__byte_perm(parts[k], row, 0x7653u)];
-                parts[k] = __byte_perm(__byte_perm(r0, r1, 0x3340u), __byte_perm(r2, r3, 0x3340u), 0x5410u);
-              }
-              o[i] = make_uint4(parts[0], parts[1], parts[2], parts[3]);
+              o[i] = lookup_word(w[b], lut_bytes, row);
             }
           }
         });

@@ -3,7 +3,8 @@
 // CPU's code), (3) the pixel engine applies.
 // adjust_contrast: sums of the (floored) grayscale values in a fixed thread order and tree
 // (kernels/reduce.hpp: the same additions as the CPU engine), then the mean and the blend.
-// autocontrast: per-channel minimum and maximum (exact in any order), then the rescale.
+// autocontrast: per-channel minimum and maximum (exact in any order), then the rescale; on Hopper
+// dense planes of uint8 and float types go through autocontrast_cluster.cuh in one pass instead.
 // equalize: per-channel histograms in shared memory (one copy per warp, so equal neighbouring
 // pixels do not serialise on one counter), one block per (image, channel) adds the partials and
 // builds the lookup table (kernels/color_equalize.hpp); integer counts are exact in any order.
@@ -13,6 +14,7 @@
 #include <type_traits>
 
 #include "core/dtype_dispatch.hpp"
+#include "cuda/autocontrast_cluster.cuh"
 #include "cuda/byte_planes.cuh"
 #include "cuda/contrast_mean.cuh"
 #include "cuda/pixels.cuh"
@@ -194,6 +196,7 @@ void autocontrast_byte_planes(const kernels::ImageBatch& in, const kernels::Imag
 template <class T, int C>
 void autocontrast_image(const kernels::ImageBatch& in, const kernels::ImageBatch& out, Device device,
                         const Stream& stream) {
+  if (autocontrast_in_clusters<T>(in, out, C, stream)) return;
   if constexpr (std::is_same_v<T, std::uint8_t>) {
     if (dense_byte_planes(in) && dense_byte_planes(out) && in.h * in.w > 0) return autocontrast_byte_planes<C>(in, out, device, stream);
   }

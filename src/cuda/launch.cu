@@ -1,4 +1,5 @@
 #include <mutex>
+#include <vector>
 
 #include "cuda/launch.hpp"
 
@@ -30,6 +31,62 @@ int multiprocessor_count(int device) {
 
 int max_shared_bytes_optin(int device) {
   return cached_attribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>(device, 48 * 1024, "max_shared_bytes_optin");
+}
+
+namespace {
+
+unsigned query_cluster_sizes(const void* kernel, int threads, std::size_t shared_bytes, int device) {
+  int supported = 0;
+  if (cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device) != cudaSuccess || !supported) return 0;
+  cudaFuncAttributes attributes{};
+  if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess || attributes.binaryVersion < 90) return 0;
+  // Clusters of more than 8 blocks must be allowed per kernel; where the device refuses, they
+  // simply do not appear in the mask.
+  (void)cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+  if (shared_bytes > 48 * 1024 &&
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  unsigned mask = 0;
+  for (int k = 0; k <= 4; ++k) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(1u << k);
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = shared_bytes;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = 1u << k;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0) mask |= 1u << k;
+  }
+  (void)cudaGetLastError();  // a refused query leaves no error for the next launch check to find
+  return mask;
+}
+
+}  // namespace
+
+unsigned cluster_size_mask(const void* kernel, int threads, std::size_t shared_bytes, int device) {
+  struct Entry {
+    const void* kernel;
+    int threads;
+    std::size_t shared_bytes;
+    int device;
+    unsigned mask;
+  };
+  static std::mutex mutex;
+  static auto* entries = new std::vector<Entry>();  // never destroyed: kernels live as long as the process
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const Entry& e : *entries) {
+    if (e.kernel == kernel && e.threads == threads && e.shared_bytes == shared_bytes && e.device == device) return e.mask;
+  }
+  const unsigned mask = query_cluster_sizes(kernel, threads, shared_bytes, device);
+  entries->push_back({kernel, threads, shared_bytes, device, mask});
+  return mask;
 }
 
 }  // namespace streamvision::cuda

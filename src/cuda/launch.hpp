@@ -56,6 +56,14 @@ int multiprocessor_count(int device);
 // cached: 227 KiB on Hopper, against the 48 KiB every kernel gets without asking.
 int max_shared_bytes_optin(int device);
 
+// The thread-block cluster sizes `kernel` can be launched with on `device` (the current device)
+// in blocks of `threads` threads and up to `shared_bytes` of dynamic shared memory (which it
+// allows the kernel), as a mask: bit k set when clusters of 2^k blocks (k = 0..4, up to 16,
+// beyond 8 where the device allows non-portable sizes) run at all. 0 before Hopper, and when the
+// loaded binary of `kernel` was built for an older architecture. Asked once per (kernel, device,
+// threads, shared bytes): the queries do not touch any stream.
+unsigned cluster_size_mask(const void* kernel, int threads, std::size_t shared_bytes, int device);
+
 // Threads a device keeps resident (2048 per multiprocessor on Hopper): kernels that size their
 // grid to fill the device aim at a multiple of it.
 inline std::int64_t resident_threads(int device) { return std::int64_t{2048} * multiprocessor_count(device); }

@@ -247,36 +247,56 @@ TEST(Color, ReductionsCudaEqualsCpu) {
                          {DType::Float16, DType::Float32});
 }
 
-// uint8 autocontrast of dense planes runs 16 bytes a thread (cuda/byte_planes.cuh): its min and
-// max must see every byte, so each plane holds values in [60, 180] but for one low and one high
-// extreme at places that test its parts: the first and last byte, the unaligned head of a plane,
-// a 32 KiB chunk's edge, and elsewhere. Planes of odd sizes (unaligned starts), one and three
-// channels, several chunks per plane, and a view whose planes are out of phase with the output's
-// (the lookup's byte-by-byte path). Equal to the CPU bit for bit.
-TEST(Color, Uint8AutocontrastFindsRareExtremesOnCuda) {
+// autocontrast of dense planes on Hopper runs in one pass, a cluster of blocks per plane
+// (autocontrast_cluster.cuh: uint8 and float32; its words in registers, shared memory and, past
+// those, read again), else in three steps (uint8: cuda/byte_planes.cuh, 16 bytes a thread; the
+// 16-bit float types always). Its min and max must see every element, so each plane holds values in
+// [0.25, 0.7] of the range but for one low and one high extreme at places that test its parts:
+// the first and last element, the unaligned head of a plane, a 32 KiB chunk's edge, the middle
+// (where a cluster's blocks meet), and elsewhere. Planes of odd sizes (unaligned starts, heads and
+// tails outside whole words), one and three channels, clusters of 1 to 16 blocks, 1080p (uint8 in
+// registers and shared memory, float32 read again), planes too large for the one pass
+// (the three steps), and a view whose planes are out of phase with the output's (the three steps;
+// uint8: the lookup's byte-by-byte path). Equal to the CPU bit for bit.
+TEST(Color, AutocontrastFindsRareExtremesOnCuda) {
   SV_REQUIRE_GPU();
-  const std::vector<Dims> shapes{{3, 37, 53}, {2, 3, 67, 259}, {1, 3, 517, 1031}, {3, 1, 130, 256}, {4, 3, 1, 33}};
   std::mt19937 rng(31);
-  for (const Dims& shape : shapes) {
-    for (bool offset_view : {false, true}) {
-      Dims big_shape = shape;
-      big_shape[0] += 1;  // one more image (or channel) in front: the view starts after it
-      Tensor big = empty(big_shape, DType::UInt8, Device::cpu());
-      auto* v = static_cast<std::uint8_t*>(big.data());
-      const std::int64_t plane = shape[shape.size() - 1] * shape[shape.size() - 2];
-      for (std::int64_t i = 0; i < big.numel(); ++i) v[i] = static_cast<std::uint8_t>(60 + rng() % 121);
-      for (std::int64_t p = 0; p < big.numel() / plane; ++p) {
-        const std::int64_t spots[] = {0, plane - 1, std::min<std::int64_t>(plane - 1, 7), std::min<std::int64_t>(plane - 1, 32767),
-                                      std::min<std::int64_t>(plane - 1, 32768), static_cast<std::int64_t>(rng() % plane)};
-        const std::int64_t lo_at = spots[p % 6], hi_at = spots[(p + 3) % 6] == lo_at ? spots[(p + 4) % 6] : spots[(p + 3) % 6];
-        v[p * plane + lo_at] = static_cast<std::uint8_t>(3 + p % 5);
-        if (hi_at != lo_at) v[p * plane + hi_at] = static_cast<std::uint8_t>(250 - p % 5);
+  for (DType dtype : {DType::UInt8, DType::Float32, DType::Float16, DType::BFloat16}) {
+    std::vector<Dims> shapes{{3, 37, 53},   {2, 3, 67, 259}, {1, 3, 517, 1031},  {3, 1, 130, 256},
+                             {4, 3, 1, 33}, {2, 3, 301, 999}, {1, 1, 1080, 1920}};
+    // Past twice what a cluster holds on chip (16 x 1024 threads x 22 words of 16 bytes, 5.8 MB).
+    shapes.push_back(dtype == DType::UInt8 ? Dims{1, 1, 3500, 3500} : Dims{1, 1, 1801, 1700});
+    for (const Dims& shape : shapes) {
+      for (bool offset_view : {false, true}) {
+        Dims big_shape = shape;
+        big_shape[0] += 1;  // one more image (or channel) in front: the view starts after it
+        Tensor big = empty(big_shape, dtype, Device::cpu());
+        const std::int64_t plane = shape[shape.size() - 1] * shape[shape.size() - 2];
+        with_dtype(dtype, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          T* v = static_cast<T*>(big.data());
+          auto at = [](double fraction) { return to_t<T>(Calc<T>(fraction * max_of<T>())); };
+          for (std::int64_t i = 0; i < big.numel(); ++i) v[i] = at(0.25 + 0.45 * static_cast<double>(rng() % 1000) / 1000.0);
+          for (std::int64_t p = 0; p < big.numel() / plane; ++p) {
+            const std::int64_t spots[] = {0,
+                                          plane - 1,
+                                          std::min<std::int64_t>(plane - 1, 7),
+                                          std::min<std::int64_t>(plane - 1, 32767),
+                                          std::min<std::int64_t>(plane - 1, 32768),
+                                          plane / 2,
+                                          std::max<std::int64_t>(0, plane / 2 - 9),
+                                          static_cast<std::int64_t>(rng() % plane)};
+            const std::int64_t lo_at = spots[p % 8], hi_at = spots[(p + 3) % 8] == lo_at ? spots[(p + 4) % 8] : spots[(p + 3) % 8];
+            v[p * plane + lo_at] = at(0.012 + 0.004 * static_cast<double>(p % 5));
+            if (hi_at != lo_at) v[p * plane + hi_at] = at(0.98 - 0.004 * static_cast<double>(p % 5));
+          }
+        });
+        const Tensor cpu = offset_view ? big.slice(0, 1, big_shape[0]) : big.slice(0, 0, shape[0]);
+        const Tensor gpu_big = to_device(big, kGpu);
+        const Tensor gpu = offset_view ? gpu_big.slice(0, 1, big_shape[0]) : gpu_big.slice(0, 0, shape[0]);
+        SCOPED_TRACE(describe(shape, dtype, Layout::Contiguous) + (offset_view ? ", a view one image in" : ""));
+        EXPECT_TRUE(bitwise_equal(functional::autocontrast(cpu), functional::autocontrast(gpu)));
       }
-      const Tensor cpu = offset_view ? big.slice(0, 1, big_shape[0]) : big.slice(0, 0, shape[0]);
-      const Tensor gpu_big = to_device(big, kGpu);
-      const Tensor gpu = offset_view ? gpu_big.slice(0, 1, big_shape[0]) : gpu_big.slice(0, 0, shape[0]);
-      SCOPED_TRACE(describe(shape, DType::UInt8, Layout::Contiguous) + (offset_view ? ", a view one image in" : ""));
-      EXPECT_TRUE(bitwise_equal(functional::autocontrast(cpu), functional::autocontrast(gpu)));
     }
   }
 }
