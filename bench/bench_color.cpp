@@ -51,8 +51,7 @@ std::vector<Case> color_cases(const Stream& stream) {
       add("grayscale_to_rgb", pixels * s + rgb, [gray](const Stream& st) { functional::grayscale_to_rgb(gray, st); });
     }
   }
-  // autocontrast of a 16-bit float type: the three steps, where uint8 and float32 take the one pass
-  // (autocontrast_cluster.cuh says why).
+  // autocontrast of a 16-bit float type (the one pass reads part of a 1080p plane again).
   for (DType dtype : {DType::Float16}) {
     const Tensor x = random_image(shape, dtype, MemoryFormat::Contiguous, stream);
     const double bytes = 2 * 3 * pixels * static_cast<double>(itemsize(dtype));

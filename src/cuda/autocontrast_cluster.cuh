@@ -3,8 +3,8 @@
 // rescales what it kept and writes it. The three-step path (color_reduce.cu) reads the image
 // twice and writes it once; this one reads it once, so its floor is the copy's.
 //
-// A plane is split into 16-byte words, shared out over the cluster's blocks (up to 16, one per
-// multiprocessor: 1024 threads of 64 registers fill a register file). A thread keeps its first
+// A plane is split into 16-byte words, shared out over the cluster's blocks (up to 16; blocks of
+// 512 threads, two per SM, or 1024 for float32, at 64 registers a thread). A thread keeps its first
 // kClusterWords words in registers and its next `shared_words` in dynamic shared memory (copied in
 // asynchronously, so that many are in flight without holding registers); words past
 // those (planes larger than the cluster's registers and shared memory together, e.g. float32 1080p)
@@ -14,11 +14,11 @@
 // compare and rescale element by element with the three-step path's functions, so both paths give
 // the same bits (min and max are exact in any order).
 //
-// Measured (H100, 64x3x1080x1920): uint8 0.422 -> 0.357 ms, float32 1.613 -> 1.539. Its limiter
-// (ncu): one 1024-thread block per multiprocessor, so an SM reads, waits for its cluster, then
-// writes, and DRAM runs at ~61 % of peak (uint8: clusters of 8, 15 at a time, 131 KB of shared
-// memory a block). Two smaller blocks per SM, so that one cluster's writes overlap another's reads,
-// is the next step.
+// Measured with one block of 1024 threads per SM (H100, 64x3x1080x1920): uint8 0.422 -> 0.357 ms,
+// float32 1.613 -> 1.539, float16 0.844 -> 0.904. Its limiter (ncu): an SM read its share, waited
+// for its cluster, then wrote, and DRAM ran at ~61 % of peak (uint8: clusters of 8, 15 at a time).
+// Here two blocks of 512 threads share an SM (uint8 and the 16-bit types), from different clusters,
+// so that one's writes overlap the other's reads. NOT YET RUN ON A GPU (branch gpu-pending-25).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -40,22 +40,30 @@
 
 namespace streamvision::cuda {
 
-inline constexpr int kClusterThreads = 1024;
+// Threads of a block: 512 (two blocks of different clusters per SM, so that one's writes overlap
+// another's reads), but 1024 for float32, whose 1080p planes exceed what 16 blocks hold and are
+// partly read again: with two blocks per SM twice as many clusters would compete for L2.
+template <class T>
+inline constexpr int kClusterThreads = std::is_same_v<T, float> ? 1024 : 512;
+// Blocks an SM holds at 64 registers a thread.
+template <class T>
+inline constexpr int kClusterBlocksPerSM = 1024 / kClusterThreads<T>;
 inline constexpr int kClusterWords = 8;  // 16-byte words a thread keeps in registers
 inline constexpr int kMaxClusterBlocks = 16;
-inline constexpr int kMaxSharedWords = 14;  // 14 x 16 KiB of 1024 threads' words: under Hopper's 227 KiB
+inline constexpr int kMaxSharedWords = 14;  // 14 x 16 KiB of 1024 threads' words (13 x 8 KiB of 512) fit Hopper's 228 KiB
 
 // Element types the one pass is faster for (H100, bench/RESULTS.md twenty-fifth session, 64x3x1080x1920
 // against the three steps): uint8 1.18x, float32 1.05x. float16 was 0.93x (1080p planes held with
 // shared memory, half the DRAM rate, its per-element rescale the busier part), so the 16-bit
 // float types keep the three steps; the kernel itself handles them (the rescale is generic).
 template <class T>
-inline constexpr bool kClusterAutocontrast = std::is_same_v<T, std::uint8_t> || std::is_same_v<T, float>;
+inline constexpr bool kClusterAutocontrast = std::is_same_v<T, std::uint8_t> || std::is_same_v<T, float> ||
+                                             std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // Block blockIdx.x is block `rank` of plane blockIdx.x / S's cluster (clusters of S consecutive
 // blocks). Input and output planes are dense and in phase (the same address modulo 16).
 template <class T>
-__global__ void __launch_bounds__(kClusterThreads, 1)
+__global__ void __launch_bounds__(kClusterThreads<T>, kClusterBlocksPerSM<T>)
     autocontrast_cluster_kernel(kernels::ImageBatch in, kernels::ImageBatch out, int channels, int shared_words) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using F = kernels::opmath_t<T>;
@@ -240,10 +248,13 @@ struct ClusterShape {
 template <class T>
 ClusterShape autocontrast_cluster_shape(std::int64_t len, int device) {
   const std::int64_t words = len * static_cast<std::int64_t>(sizeof(T)) / 16 + 1;  // an unaligned start splits one off
-  const int shared_cap = std::clamp((max_shared_bytes_optin(device) - 2048) / (16 * kClusterThreads), 0, kMaxSharedWords);
-  const unsigned mask = cluster_size_mask(reinterpret_cast<const void*>(&autocontrast_cluster_kernel<T>), kClusterThreads,
-                                          static_cast<std::size_t>(shared_cap) * 16 * kClusterThreads, device);
-  const std::int64_t on_chip = std::int64_t{kClusterThreads} * (kClusterWords + shared_cap);  // words a block keeps
+  // Each of the SM's blocks: its share of the SM's shared memory, less the driver's 1 KiB and the static arrays.
+  constexpr int kThreads = kClusterThreads<T>;
+  const int per_block = std::min(max_shared_bytes_optin(device), max_shared_bytes_per_multiprocessor(device) / kClusterBlocksPerSM<T>);
+  const int shared_cap = std::clamp((per_block - 2048) / (16 * kThreads), 0, kMaxSharedWords);
+  const unsigned mask = cluster_size_mask(reinterpret_cast<const void*>(&autocontrast_cluster_kernel<T>), kThreads,
+                                          static_cast<std::size_t>(shared_cap) * 16 * kThreads, device);
+  const std::int64_t on_chip = std::int64_t{kThreads} * (kClusterWords + shared_cap);  // words a block keeps
   int blocks = 0;
   for (int b = 1; b <= kMaxClusterBlocks; b *= 2) {
     if (!(mask & static_cast<unsigned>(b))) continue;  // bit log2(b) is the value b
@@ -254,13 +265,13 @@ ClusterShape autocontrast_cluster_shape(std::int64_t len, int device) {
   const std::int64_t share = (words + blocks - 1) / blocks;
   ClusterShape shape;
   shape.blocks = blocks;
-  if (share <= std::int64_t{kClusterThreads} * kClusterWords) {
+  if (share <= std::int64_t{kThreads} * kClusterWords) {
     // Registers suffice: threads enough for kClusterWords words each, in whole warps, at least 128.
-    const std::int64_t threads = std::clamp<std::int64_t>((share + kClusterWords - 1) / kClusterWords, 128, kClusterThreads);
+    const std::int64_t threads = std::clamp<std::int64_t>((share + kClusterWords - 1) / kClusterWords, 128, kThreads);
     shape.threads = static_cast<int>((threads + 31) / 32 * 32);
   } else {
-    shape.threads = kClusterThreads;
-    shape.shared_words = static_cast<int>(std::min<std::int64_t>(shared_cap, (share + kClusterThreads - 1) / kClusterThreads - kClusterWords));
+    shape.threads = kThreads;
+    shape.shared_words = static_cast<int>(std::min<std::int64_t>(shared_cap, (share + kThreads - 1) / kThreads - kClusterWords));
   }
   return shape;
 }

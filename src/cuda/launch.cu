@@ -33,6 +33,10 @@ int max_shared_bytes_optin(int device) {
   return cached_attribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>(device, 48 * 1024, "max_shared_bytes_optin");
 }
 
+int max_shared_bytes_per_multiprocessor(int device) {
+  return cached_attribute<cudaDevAttrMaxSharedMemoryPerMultiprocessor>(device, 48 * 1024, "max_shared_bytes_per_multiprocessor");
+}
+
 namespace {
 
 unsigned query_cluster_sizes(const void* kernel, int threads, std::size_t shared_bytes, int device) {

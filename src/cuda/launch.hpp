@@ -64,6 +64,9 @@ int max_shared_bytes_optin(int device);
 // threads, shared bytes): the queries do not touch any stream.
 unsigned cluster_size_mask(const void* kernel, int threads, std::size_t shared_bytes, int device);
 
+// Shared memory of one multiprocessor, cached (228 KiB on Hopper): what blocks resident together share.
+int max_shared_bytes_per_multiprocessor(int device);
+
 // Threads a device keeps resident (2048 per multiprocessor on Hopper): kernels that size their
 // grid to fill the device aim at a multiple of it.
 inline std::int64_t resident_threads(int device) { return std::int64_t{2048} * multiprocessor_count(device); }

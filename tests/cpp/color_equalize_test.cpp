@@ -248,14 +248,14 @@ TEST(Color, ReductionsCudaEqualsCpu) {
 }
 
 // autocontrast of dense planes on Hopper runs in one pass, a cluster of blocks per plane
-// (autocontrast_cluster.cuh: uint8 and float32; its words in registers, shared memory and, past
-// those, read again), else in three steps (uint8: cuda/byte_planes.cuh, 16 bytes a thread; the
-// 16-bit float types always). Its min and max must see every element, so each plane holds values in
+// (autocontrast_cluster.cuh: uint8, float32, float16, bfloat16; its words in registers, shared
+// memory and, past those, read again), else in three steps (uint8: cuda/byte_planes.cuh, 16 bytes
+// a thread). Its min and max must see every element, so each plane holds values in
 // [0.25, 0.7] of the range but for one low and one high extreme at places that test its parts:
 // the first and last element, the unaligned head of a plane, a 32 KiB chunk's edge, the middle
 // (where a cluster's blocks meet), and elsewhere. Planes of odd sizes (unaligned starts, heads and
 // tails outside whole words), one and three channels, clusters of 1 to 16 blocks, 1080p (uint8 in
-// registers and shared memory, float32 read again), planes too large for the one pass
+// registers and shared memory, float16 and float32 read again), planes too large for the one pass
 // (the three steps), and a view whose planes are out of phase with the output's (the three steps;
 // uint8: the lookup's byte-by-byte path). Equal to the CPU bit for bit.
 TEST(Color, AutocontrastFindsRareExtremesOnCuda) {
