@@ -39,7 +39,26 @@ int max_shared_bytes_per_multiprocessor(int device) {
 
 namespace {
 
+// Puts the calling thread in relaxed stream-capture mode while it lives: the first call of a kernel
+// may come inside a graph capture (torch.cuda.graph captures in global mode), where setting a
+// function attribute counts as a potentially unsafe call and would invalidate the user's capture.
+// None of the queries below touches a stream.
+class RelaxedCaptureScope {
+ public:
+  RelaxedCaptureScope() { ok_ = cudaThreadExchangeStreamCaptureMode(&mode_) == cudaSuccess; }
+  ~RelaxedCaptureScope() {
+    if (ok_) (void)cudaThreadExchangeStreamCaptureMode(&mode_);
+  }
+  RelaxedCaptureScope(const RelaxedCaptureScope&) = delete;
+  RelaxedCaptureScope& operator=(const RelaxedCaptureScope&) = delete;
+
+ private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+  bool ok_ = false;
+};
+
 unsigned query_cluster_sizes(const void* kernel, int threads, std::size_t shared_bytes, int device) {
+  RelaxedCaptureScope relaxed;
   int supported = 0;
   if (cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device) != cudaSuccess || !supported) return 0;
   cudaFuncAttributes attributes{};

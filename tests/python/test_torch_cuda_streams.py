@@ -187,6 +187,32 @@ def test_cuda_graph_capture_replays_with_new_inputs():
         assert torch.equal(static_out, pipeline(static_x)), f"replay {seed}"
 
 
+FIRST_CALL_CAPTURED = """
+import torch
+import streamvision.transforms.v2.functional as F
+x = torch.randint(0, 256, (1, 3, 1080, 1920), dtype=torch.uint8, device="cuda")
+y = torch.rand(2, 3, 300, 200, device="cuda")
+torch.cuda.synchronize()
+graph = torch.cuda.CUDAGraph()
+with torch.cuda.graph(graph):  # global capture mode, torch's default
+    a = F.autocontrast(x)
+    b = F.autocontrast(y)
+graph.replay()
+torch.cuda.synchronize()
+assert torch.equal(a, F.autocontrast(x)) and torch.equal(b, F.autocontrast(y))
+print("replayed")
+"""
+
+
+@needs_caching_allocator
+def test_first_call_of_a_process_inside_graph_capture():
+    # A fresh process whose first streamvision ops are captured: their one-time set-up (autocontrast's
+    # cluster queries, kernel attributes) must not break a global-mode capture.
+    done = subprocess.run([sys.executable, "-c", FIRST_CALL_CAPTURED], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "replayed" in done.stdout
+
+
 def test_four_threads_each_on_its_own_stream():
     errors = []
 
