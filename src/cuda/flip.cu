@@ -28,25 +28,56 @@ struct PixelRows {
   bool vector_in, vector_out;                   // rows 16-byte aligned and a multiple of 16 bytes
 };
 
+// Rows whose vectors a thread can hold: these load the block's next row into registers before
+// writing the current one, so that the SM keeps a row of loads in flight while it stores (one row
+// at a time ran at 79 % of the copy rate on 64x3x1080x1920 uint8, bench/RESULTS.md, twenty-fifth
+// session: the loads and the stores of a block took turns).
+constexpr std::uint32_t kHeldVectors = 2;
+
 template <class T>
 __global__ void __launch_bounds__(kRowThreads) flip_pixel_rows_kernel(const T* in, T* out, const __grid_constant__ PixelRows p) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* const row = reinterpret_cast<T*>(smem_raw);
   constexpr std::uint32_t kPerVector = 16 / sizeof(T);
   const std::uint32_t vectors = p.values / kPerVector;
+  auto row_in = [&](std::uint32_t r) {
+    std::uint32_t n, h;
+    p.h_div.divmod(r, n, h);
+    return in + n * p.in_stride_n + h * p.in_stride_h;
+  };
+  // The held row's vectors (threadIdx.x + k * kRowThreads), when rows are held in registers.
+  const bool hold = p.vector_in && vectors <= kHeldVectors * kRowThreads;
+  uint4 held[kHeldVectors];
+  auto load_held = [&](std::uint32_t r) {
+    const uint4* src = reinterpret_cast<const uint4*>(row_in(r));
+#pragma unroll
+    for (std::uint32_t k = 0; k < kHeldVectors; ++k) {
+      const std::uint32_t i = threadIdx.x + k * kRowThreads;
+      if (i < vectors) held[k] = src[i];
+    }
+  };
+  if (hold && blockIdx.x < p.rows) load_held(blockIdx.x);
   for (std::uint32_t r = blockIdx.x; r < p.rows; r += gridDim.x) {
     std::uint32_t n, h;
     p.h_div.divmod(r, n, h);
-    const T* src = in + n * p.in_stride_n + h * p.in_stride_h;
     T* dst = out + n * p.out_stride_n + h * p.out_stride_h;
-    if (p.vector_in) {
+    if (hold) {
+#pragma unroll
+      for (std::uint32_t k = 0; k < kHeldVectors; ++k) {
+        const std::uint32_t i = threadIdx.x + k * kRowThreads;
+        if (i < vectors) reinterpret_cast<uint4*>(row)[i] = held[k];
+      }
+    } else if (p.vector_in) {
+      const T* src = row_in(r);
       for (std::uint32_t i = threadIdx.x; i < vectors; i += kRowThreads) {
         reinterpret_cast<uint4*>(row)[i] = reinterpret_cast<const uint4*>(src)[i];
       }
     } else {
+      const T* src = row_in(r);
       for (std::uint32_t i = threadIdx.x; i < p.values; i += kRowThreads) row[i] = src[i];
     }
     __syncthreads();
+    if (hold && r + gridDim.x < p.rows) load_held(r + gridDim.x);  // in flight while this row is written
     // Output value e = (x, c) is the row's value (W - 1 - x, c).
     if (p.vector_out) {
       for (std::uint32_t i = threadIdx.x; i < vectors; i += kRowThreads) {
@@ -117,9 +148,13 @@ template <class T>
 void flip_pixel_rows(const Tensor& input, const Tensor& output, const PixelRows& p, const Stream& stream) {
   const std::size_t smem = (static_cast<std::size_t>(p.values) * sizeof(T) + 15) / 16 * 16;
   LaunchScope scope(stream, "horizontal_flip");
-  // Rows stride over a grid of a few blocks per SM slot: many rows per block amortise the
-  // block's start, and the shared buffer (up to 32 KB) bounds how many blocks an SM holds.
-  const unsigned blocks = static_cast<unsigned>(std::min<std::uint32_t>(p.rows, 65535u));
+  // Rows stride over one wave of resident blocks (threads and the shared buffer, up to 32 KB,
+  // bound how many an SM holds): each block walks many rows, loading the next while it writes
+  // the current. A block per row (the grid before) left those two phases to alternate.
+  const int device = stream.device_index();
+  const std::int64_t per_sm = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(2048 / kRowThreads, max_shared_bytes_per_multiprocessor(device) / static_cast<std::int64_t>(smem + 1024)));
+  const unsigned blocks = static_cast<unsigned>(std::min<std::int64_t>({p.rows, per_sm * multiprocessor_count(device), 65535}));
   flip_pixel_rows_kernel<T><<<blocks, kRowThreads, smem, scope.handle()>>>(static_cast<const T*>(input.data()),
                                                                            static_cast<T*>(output.data()), p);
   scope.check_launch();

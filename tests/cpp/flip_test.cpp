@@ -90,11 +90,14 @@ TEST(Flip, CudaEqualsCpu) {
 
 // Channels-last rows of whole pixels, which CUDA flips through shared memory for 1- and 2-byte
 // values: rows a multiple of 16 bytes (16-byte loads and stores), rows that are not, 2 to 4
-// channels, and a row too long for the shared buffer (the generic path).
+// channels, a row too long for the shared buffer (the generic path), more rows than a wave of
+// blocks (each block walks several, loading the next while writing one), and rows of more
+// 16-byte vectors than a block's threads hold (uint8 2752 x 3: 516).
 TEST(Flip, CudaPixelRowsEqualCpu) {
   SV_REQUIRE_GPU();
   std::uint64_t seed = 2000;
-  for (const Dims& shape : {Dims{2, 3, 8, 16}, Dims{1, 4, 5, 8}, Dims{3, 2, 7, 11}, Dims{2, 3, 6, 40}, Dims{1, 3, 2, 12000}}) {
+  for (const Dims& shape : {Dims{2, 3, 8, 16}, Dims{1, 4, 5, 8}, Dims{3, 2, 7, 11}, Dims{2, 3, 6, 40}, Dims{1, 3, 2, 12000},
+                            Dims{3, 3, 1500, 64}, Dims{2, 4, 1100, 24}, Dims{1, 3, 5, 2752}}) {
     for (DType dtype : {DType::UInt8, DType::Int16, DType::Float16, DType::Bool, DType::Float32}) {
       SCOPED_TRACE(describe(shape, dtype, Layout::ChannelsLast));
       const Tensor src = random_cpu(shape, dtype, seed++);
