@@ -4,7 +4,9 @@ torchvision-style functionals (cvcuda.tv, 0.19+) on the same GPU, same run.
 For each case: median time over 20 timed runs after warm-up (CUDA events), effective bandwidth
 (the fewest bytes any implementation must read + write, over the time), its share of the
 device-to-device copy bandwidth measured in this run, and the speedup over torchvision and over
-CV-CUDA. Also the per-call host overhead from Python on a 3x224x224 image. CV-CUDA is timed
+CV-CUDA. Also the per-call host overhead from Python on a 3x224x224 image, and the wall clock of a
+per-sample pipeline on one 1080p image (functionals of each library, and the Compose of
+torchvision's transform modules and of ours). CV-CUDA is timed
 when `import cvcuda.tv` works (pip install cvcuda-cu13; it runs on torch's current stream, as
 streamvision does); its failures are reported per case.
 
@@ -128,6 +130,59 @@ def color_cases(u8, f32, s, n):
     return out
 
 
+def pipeline_wall_us(fns, calls=50, reps=15):
+    """Wall clock per call of each function in `fns` (name -> fn), its GPU work included: a batch
+    of calls ends with a synchronize inside the timed region. Turns and medians as
+    per_call_overhead_us."""
+    for fn in fns.values():
+        for _ in range(20):
+            fn()
+    torch.cuda.synchronize()
+    times = {name: [] for name in fns}
+    for _ in range(reps):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            torch.cuda.synchronize()
+            times[name].append((time.perf_counter() - t0) / calls * 1e6)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def sample_pipelines(libs, mean, std, device="cuda"):
+    """Issue 13's per-sample pipeline on one 3x1080x1920 uint8 image, as a chain of functionals
+    per library (name -> fn), and as each library's transform modules (torchvision's and ours)."""
+    import torchvision.transforms.v2 as TT
+
+    import streamvision.transforms.v2 as ST
+
+    image = torch.randint(0, 256, (3, 1080, 1920), dtype=torch.uint8, device=device)
+
+    def chain(m):
+        x = m.resize(image, [256], antialias=True)
+        x = m.center_crop(x, [224])
+        x = m.horizontal_flip(x)
+        x = m.to_dtype(x, torch.float32, scale=True)
+        return m.normalize(x, mean, std)
+
+    def modules(T):
+        return T.Compose([T.Resize(256, antialias=True), T.CenterCrop(224), T.RandomHorizontalFlip(p=1.0),
+                          T.ToDtype(torch.float32, scale=True), T.Normalize(mean, std)])
+
+    fns = {f"functionals: {lib}": (lambda m=m: chain(m)) for lib, m in libs}
+    for lib, T in (("ours", ST), ("tv", TT)):
+        composed = modules(T)
+        fns[f"Compose: {lib}"] = lambda c=composed: c(image)
+    usable = {}
+    for name, fn in fns.items():
+        try:
+            fn()
+            usable[name] = fn
+        except Exception as e:  # noqa: BLE001 - reported; the others go on
+            print(f"  {name}: failed: {type(e).__name__}: {e}"[:240])
+    return usable
+
+
 def cvcuda_tv():
     """CV-CUDA's torchvision-style functionals (cvcuda.tv, 0.19+: torch tensors in and out, on
     torch's current stream), or None where CV-CUDA is not installed."""
@@ -227,9 +282,16 @@ def main():
     for name, _ in pieces:
         overhead[name] = dict(us=us[name, None])
         print(f"  {name:32} {us[name, None]:6.2f}")
+
+    print("\nper-sample pipeline, one 3x1080x1920 uint8 CUDA image: resize 256 (antialias), center_crop 224,")
+    print("horizontal_flip, to_dtype float32 scale, normalize (µs per call, wall clock, GPU work included)")
+    pipeline = pipeline_wall_us(sample_pipelines(libs, mean, std))
+    for name, v in pipeline.items():
+        print(f"  {name:24} {v:8.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(device=torch.cuda.get_device_name(), copy_gbs=copy_gbs, cases=rows, overhead=overhead), f, indent=1)
+            json.dump(dict(device=torch.cuda.get_device_name(), copy_gbs=copy_gbs, cases=rows, overhead=overhead,
+                           pipeline=pipeline), f, indent=1)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,14 @@ def side_by_side(path):
         for key, lib in names.items():
             if key in v:
                 print(f"| {name}: {lib} | {v[key]:.2f} |")
+    if d.get("pipeline"):
+        libs = {"ours": "streamvision", "tv": "torchvision", "cv": "CV-CUDA"}
+        print("\n| per-sample pipeline, one 3x1080x1920 uint8 image (resize 256, center_crop 224, flip, to_dtype, "
+              "normalize) | µs per call, wall clock |")
+        print("|---|---:|")
+        for name, us in d["pipeline"].items():
+            kind, _, lib = name.partition(": ")
+            print(f"| {kind}: {libs.get(lib, lib)} | {us:.1f} |")
 
 
 def cpp(path):
