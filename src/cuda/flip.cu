@@ -1,6 +1,8 @@
 // CUDA kernels of the flips: a copy of the input read through a view with one stride negated
 // (reversed 16-byte vectors where rows allow), and, for horizontal flips of channels-last images
 // of 1- and 2-byte values, whole rows reversed pixel by pixel through shared memory.
+#include <algorithm>
+
 #include "core/dtype_dispatch.hpp"
 #include "core/tensor_views.hpp"
 #include "cuda/elementwise.cuh"
@@ -15,8 +17,8 @@ namespace {
 // values keep their order, so the row is not a reversed run and the elementwise engine gathers
 // it value by value: uint8 hflip of 64x3x1080x1920 channels-last ran at 35 % of the copy
 // bandwidth (ff59c01 on the H200), against 90 % for planar images. Here a block takes whole
-// rows: 16-byte loads of the row into shared memory (coalesced), then 16-byte stores of the
-// flipped row, each assembled from the reversed pixels in shared memory (coalesced).
+// rows, one after another: 16-byte loads of the row into shared memory (coalesced), then 16-byte
+// stores of the flipped row, each assembled from the reversed pixels in shared memory (coalesced).
 constexpr int kRowThreads = 256;
 constexpr std::int64_t kMaxRowBytes = 32 * 1024;
 
