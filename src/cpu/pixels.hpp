@@ -27,6 +27,19 @@ inline void load_pixel(const T* p, std::int64_t stride_c, T (&x)[C]) {
   for (int c = 0; c < C; ++c) x[c] = p[c * stride_c];
 }
 
+// Lambdas of the row loops are inlined into pixel_row_v3, so that they are compiled for its target
+// (a lambda left out of line is compiled for the baseline and its loops stay scalar).
+#define SV_INLINE_LAMBDA __attribute__((always_inline))
+
+// Ops with a finite form for whole rows (Op::kFiniteRows: op.takes_finite(x) for a pixel,
+// op.finite(n, x, y) for the op where every pixel of the row takes it, without the tests of the
+// general form; kernels/color_hsv.hpp's HueOp for float32).
+template <class Op>
+inline constexpr bool kFiniteRows = false;
+template <class Op>
+  requires requires { Op::kFiniteRows; }
+inline constexpr bool kFiniteRows<Op> = Op::kFiniteRows;
+
 // One row of pixels. The contiguous case (stride_w 1 in and out) is a plain loop over x with one
 // pointer per channel, which the compiler vectorises.
 template <class T, class Op>
@@ -36,6 +49,40 @@ SV_FORCE_INLINE void pixel_row_impl(const T* src, T* dst, std::int64_t w, std::i
   // A local copy: stores of uint8 pixels may alias anything, so the op's fields would otherwise be
   // reloaded for every pixel and the loop would not vectorise.
   const Op op = op_ref;
+  // The loop of the two vectorised layouts: pixel x's values at load(x, c), its outputs to
+  // store(x, c), through `f` (the op, or its finite form).
+  const auto row = [&](auto&& load, auto&& store, auto&& f) SV_INLINE_LAMBDA {
+    // Pixel x reads and writes only pixel x (the output is new, or the input itself): no
+    // dependence between iterations, whatever the compiler can prove about the pointers.
+    SV_IVDEP
+    for (std::int64_t x = 0; x < w; ++x) {
+      T a[I];
+      SV_UNROLL
+      for (int c = 0; c < I; ++c) a[c] = load(x, c);
+      T b[O];
+      f(a, b);
+      SV_UNROLL
+      for (int c = 0; c < O; ++c) store(x, c, b[c]);
+    }
+  };
+  const auto layout = [&](auto&& load, auto&& store) SV_INLINE_LAMBDA {
+    if constexpr (kFiniteRows<Op>) {
+      // Whether every pixel takes the finite form: a pass over the row (in cache for the second).
+      unsigned finite = 1;  // an integer AND-reduction, which GCC vectorises (a bool one it does not)
+      SV_IVDEP
+      for (std::int64_t x = 0; x < w; ++x) {
+        T a[I];
+        SV_UNROLL
+        for (int c = 0; c < I; ++c) a[c] = load(x, c);
+        finite &= static_cast<unsigned>(op.takes_finite(a));
+      }
+      if (finite != 0) {
+        row(load, store, [&](const T(&a)[I], T(&b)[O]) SV_INLINE_LAMBDA { op.finite(n, a, b); });
+        return;
+      }
+    }
+    row(load, store, [&](const T(&a)[I], T(&b)[O]) SV_INLINE_LAMBDA { op(n, a, b); });
+  };
   if (in_sw == 1 && out_sw == 1) {
     const T* in[I];
     T* out[O];
@@ -43,33 +90,15 @@ SV_FORCE_INLINE void pixel_row_impl(const T* src, T* dst, std::int64_t w, std::i
     for (int c = 0; c < I; ++c) in[c] = src + c * in_sc;
     SV_UNROLL
     for (int c = 0; c < O; ++c) out[c] = dst + c * out_sc;
-    // Pixel x reads and writes only pixel x of each plane (the output is new, or the input
-    // itself): no dependence between iterations, whatever the compiler can prove about the pointers.
-    SV_IVDEP
-    for (std::int64_t x = 0; x < w; ++x) {
-      T a[I];
-      SV_UNROLL
-      for (int c = 0; c < I; ++c) a[c] = in[c][x];
-      T b[O];
-      op(n, a, b);
-      SV_UNROLL
-      for (int c = 0; c < O; ++c) out[c][x] = b[c];
-    }
+    layout([&](std::int64_t x, int c) SV_INLINE_LAMBDA { return in[c][x]; },
+           [&](std::int64_t x, int c, T v) SV_INLINE_LAMBDA { out[c][x] = v; });
     return;
   }
   if (in_sw == I && in_sc == 1 && out_sw == O && out_sc == 1) {
     // Packed channels_last pixels (a decoder's HWC buffer): constant strides, which the compiler
     // vectorises with shuffles.
-    SV_IVDEP
-    for (std::int64_t x = 0; x < w; ++x) {
-      T a[I];
-      SV_UNROLL
-      for (int c = 0; c < I; ++c) a[c] = src[x * I + c];
-      T b[O];
-      op(n, a, b);
-      SV_UNROLL
-      for (int c = 0; c < O; ++c) dst[x * O + c] = b[c];
-    }
+    layout([&](std::int64_t x, int c) SV_INLINE_LAMBDA { return src[x * I + c]; },
+           [&](std::int64_t x, int c, T v) SV_INLINE_LAMBDA { dst[x * O + c] = v; });
     return;
   }
   for (std::int64_t x = 0; x < w; ++x) {

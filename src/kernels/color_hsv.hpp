@@ -233,6 +233,21 @@ struct HueOp {
       y[2] = from_float(b, 0u);
     }
   }
+  // The CPU engine's float32 rows (cpu/pixels.hpp, kFiniteRows): a row whose every value
+  // hue_ordinary accepts takes the finite path in one loop the compiler vectorises (`finite`,
+  // the same bits as operator()'s general path there: ColorHue.FloatFinitePathEqualsGeneralPath);
+  // any other row the general path. The GPU decides pixel by pixel (operator() above).
+  static constexpr bool kFiniteRows = std::is_same_v<T, float>;
+  SV_HOST_DEVICE SV_FORCE_INLINE bool takes_finite(const T (&x)[3]) const {
+    return hue_ordinary(x[0]) & hue_ordinary(x[1]) & hue_ordinary(x[2]);
+  }
+  SV_HOST_DEVICE SV_FORCE_INLINE void finite(std::int64_t, const T (&x)[3], T (&y)[3]) const {
+    float r, g, b;
+    shift<true>(x[0], x[1], x[2], r, g, b);
+    y[0] = r;
+    y[1] = g;
+    y[2] = b;
+  }
   // The uint8 op on four pixels (kernels/color.hpp's quad forms): scaling to float32 multiplies
   // by 1/255; scaling back truncates r * 255.999, a value in [0, 256).
   SV_HOST_DEVICE SV_FORCE_INLINE void quad(std::int64_t, const std::uint32_t (&x)[3], std::uint32_t (&y)[3]) const {

@@ -652,6 +652,45 @@ TEST(ColorHue, FloatFinitePathEqualsGeneralPath) {
                kernels::hue_ordinary(std::ldexp(1.0f, -65)) || kernels::hue_ordinary(std::nanf("")));
 }
 
+// The CPU takes the finite path for whole float32 rows whose every value is ordinary (a
+// vectorised loop, cpu/pixels.hpp) and the general path for other rows: either way each pixel gets
+// the general path's bits. Rows with one extraordinary value (NaN, -0, above 1, below 2^-64, inf)
+// at a random place among ordinary ones, in every layout.
+TEST(ColorHue, FloatRowsEqualTheGeneralPathPixelByPixel) {
+  std::mt19937 rng(47);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  const float extraordinary[] = {std::nanf(""), -0.0f, 1.5f, std::ldexp(1.0f, -70), std::numeric_limits<float>::infinity()};
+  const std::int64_t h = 40, w = 67;
+  Tensor src = empty({2, 3, h, w}, DType::Float32, Device::cpu());
+  auto* v = static_cast<float*>(src.data());
+  for (std::int64_t i = 0; i < src.numel(); ++i) v[i] = unit(rng);
+  for (std::int64_t n = 0; n < 2; ++n) {
+    for (std::int64_t y = 0; y < h; y += 3) {  // every third row gets one
+      const std::int64_t c = static_cast<std::int64_t>(rng() % 3), x = static_cast<std::int64_t>(rng() % w);
+      v[((n * 3 + c) * h + y) * w + x] = extraordinary[(y / 3) % 5];
+    }
+  }
+  for (double factor : {-0.23, 0.4}) {
+    const auto op = kernels::make_hue_op<float>(factor);
+    for (Layout layout : kAllLayouts) {
+      SCOPED_TRACE(layout_name(layout));
+      const Tensor out = contiguous_copy(functional::adjust_hue(with_layout(src, layout, Device::cpu()), factor));
+      const auto* o = static_cast<const float*>(out.data());
+      for (std::int64_t n = 0; n < 2; ++n) {
+        for (std::int64_t p = 0; p < h * w; ++p) {
+          const float x[3] = {v[(n * 3 + 0) * h * w + p], v[(n * 3 + 1) * h * w + p], v[(n * 3 + 2) * h * w + p]};
+          float y[3];
+          op(n, x, y);
+          for (int c = 0; c < 3; ++c) {
+            ASSERT_EQ(kernels::pmath::to_bits(y[c]), kernels::pmath::to_bits(o[(n * 3 + c) * h * w + p]))
+                << "factor " << factor << ", image " << n << ", pixel " << p << ", channel " << c;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(ColorPermuteChannels, ReordersChannels) {
   const Tensor src = random_cpu({2, 3, 5, 7}, DType::UInt8, 21);
   for (Layout layout : kAllLayouts) {
