@@ -49,6 +49,90 @@ def per_call_us(fns, calls=400, reps=15, warmup=100, gpu_included=False):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
+def cases(device="cuda", shape=(64, 3, 1080, 1920)):
+    """(group, name, input description, op(m), bytes): op calls the functional module m
+    (streamvision, torchvision or cvcuda.tv, which share torchvision's signatures). Crops are
+    timed as each library returns them (a view for streamvision and torchvision)."""
+    g = torch.Generator(device=device).manual_seed(0)
+    n = shape[0] * shape[1] * shape[2] * shape[3]
+    u8 = torch.randint(0, 256, shape, dtype=torch.uint8, device=device, generator=g)
+    f32 = u8.float() / 255
+    u8_cl = u8.contiguous(memory_format=torch.channels_last)
+    f32_cl = f32.contiguous(memory_format=torch.channels_last)
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    s = "x".join(map(str, shape))
+    out = []
+    for tag, x8, x32 in [("", u8, f32), (" channels_last", u8_cl, f32_cl)]:
+        out += [
+            ("core", "horizontal_flip", f"{s} uint8{tag}", lambda m, x=x8: m.horizontal_flip(x), 2 * n),
+            ("core", "vertical_flip", f"{s} uint8{tag}", lambda m, x=x8: m.vertical_flip(x), 2 * n),
+            ("core", "horizontal_flip", f"{s} float32{tag}", lambda m, x=x32: m.horizontal_flip(x), 8 * n),
+            ("core", "to_dtype u8->f32 scale", f"{s} uint8{tag}", lambda m, x=x8: m.to_dtype(x, torch.float32, scale=True),
+             5 * n),
+            ("core", "normalize", f"{s} float32{tag}", lambda m, x=x32: m.normalize(x, mean, std), 8 * n),
+        ]
+    out += geometry_cases(u8, f32, s, shape) + color_cases(u8, f32, s, n)
+    return out
+
+
+def geometry_cases(u8, f32, s, shape):
+    from torchvision.transforms import InterpolationMode as IM
+
+    out = []
+    n = u8.numel()
+    h, w = shape[2], shape[3]
+    n224 = shape[0] * shape[1] * 224 * 224
+    ch, cw = h * 8 // 9, w * 5 // 6  # 960x1600 of 1080x1920
+    crop_n = shape[0] * shape[1] * ch * cw
+    pad_n = shape[0] * shape[1] * (h + 8) * (w + 8)
+    for dt, x, size in [("uint8", u8, 1), ("float32", f32, 4)]:
+        for mode, aa, label in [(IM.BILINEAR, True, "bilinear antialias"), (IM.BICUBIC, True, "bicubic antialias"),
+                                (IM.BILINEAR, False, "bilinear"), (IM.BICUBIC, False, "bicubic"), (IM.NEAREST, False, "nearest")]:
+            out.append(("geometry", f"resize 224 {label}", f"{s} {dt}",
+                        lambda m, x=x, i=mode, a=aa: m.resize(x, [224, 224], interpolation=i, antialias=a), size * (n + n224)))
+        half_n = shape[0] * shape[1] * (h // 2) * (w // 2)
+        out.append(("geometry", f"resize {h // 2}x{w // 2} bilinear antialias", f"{s} {dt}",
+                    lambda m, x=x: m.resize(x, [h // 2, w // 2], interpolation=IM.BILINEAR, antialias=True),
+                    size * (n + half_n)))
+        out += [
+            ("geometry", f"crop {ch}x{cw}", f"{s} {dt}", lambda m, x=x: m.crop(x, h * 100 // 1080, w * 200 // 1920, ch, cw), size * 2 * crop_n),
+            ("geometry", f"center_crop {ch}x{cw}", f"{s} {dt}", lambda m, x=x: m.center_crop(x, [ch, cw]), size * 2 * crop_n),
+            ("geometry", "pad 4 constant", f"{s} {dt}", lambda m, x=x: m.pad(x, 4), size * (n + pad_n)),
+            ("geometry", "pad 4 reflect", f"{s} {dt}", lambda m, x=x: m.pad(x, 4, padding_mode="reflect"), size * (n + pad_n)),
+        ]
+    start = [[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]
+    end = [[60, 40], [w - 101, 20], [w - 31, h - 61], [15, h - 21]]
+    for name, op in [
+        ("rotate 30 bilinear fill", lambda m: m.rotate(u8, 30.0, interpolation=IM.BILINEAR, fill=[0, 128, 255])),
+        ("affine bilinear fill", lambda m: m.affine(u8, 20.0, [30, -20], 1.2, [5.0, 3.0], interpolation=IM.BILINEAR, fill=7)),
+        ("perspective bilinear fill", lambda m: m.perspective(u8, start, end, interpolation=IM.BILINEAR, fill=7)),
+    ]:
+        out.append(("geometry", name, f"{s} uint8", op, 2 * n))
+    return out
+
+
+def color_cases(u8, f32, s, n):
+    out = []
+    for dt, x, size in [("uint8", u8, 1), ("float32", f32, 4)]:
+        for name, op in [
+            ("adjust_brightness 1.3", lambda m, x=x: m.adjust_brightness(x, 1.3)),
+            ("adjust_saturation 0.6", lambda m, x=x: m.adjust_saturation(x, 0.6)),
+            ("invert", lambda m, x=x: m.invert(x)),
+            ("solarize", lambda m, x=x: m.solarize(x, 0.5 if x.is_floating_point() else 128)),
+            ("adjust_gamma 0.8", lambda m, x=x: m.adjust_gamma(x, 0.8)),
+            ("adjust_hue 0.1", lambda m, x=x: m.adjust_hue(x, 0.1)),
+            ("adjust_contrast 0.7", lambda m, x=x: m.adjust_contrast(x, 0.7)),
+            ("adjust_sharpness 1.5", lambda m, x=x: m.adjust_sharpness(x, 1.5)),
+            ("autocontrast", lambda m, x=x: m.autocontrast(x)),
+            ("equalize", lambda m, x=x: m.equalize(x)),
+            ("gaussian_blur 23 sigma 5", lambda m, x=x: m.gaussian_blur(x, [23, 23], [5.0])),
+        ]:
+            out.append(("color", name, f"{s} {dt}", op, size * 2 * n))
+        out.append(("color", "rgb_to_grayscale", f"{s} {dt}", lambda m, x=x: m.rgb_to_grayscale(x), size * (n + n // 3)))
+    out.append(("color", "posterize 3", f"{s} uint8", lambda m: m.posterize(u8, 3), 2 * n))
+    return out
+
+
 def sample_pipelines(libs, mean, std, device="cuda"):
     """Issue 13's per-sample pipeline on one 3x1080x1920 uint8 image, as a chain of functionals
     per library (name -> fn), and as each library's transform modules (torchvision's and ours)."""
