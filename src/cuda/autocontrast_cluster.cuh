@@ -18,7 +18,8 @@
 // float32 1.613 -> 1.539, float16 0.844 -> 0.904. Its limiter (ncu): an SM read its share, waited
 // for its cluster, then wrote, and DRAM ran at ~61 % of peak (uint8: clusters of 8, 15 at a time).
 // Here two blocks of 512 threads share an SM (uint8 and the 16-bit types), from different clusters,
-// so that one's writes overlap the other's reads. NOT YET RUN ON A GPU (branch gpu-pending-25).
+// so that one's writes overlap the other's reads: uint8 0.357 -> 0.321 ms (DRAM 61 -> 66 %),
+// float16 0.821 against the three steps' 0.844 (H100, bench/RESULTS.md, twenty-sixth session).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -52,10 +53,9 @@ inline constexpr int kClusterWords = 8;  // 16-byte words a thread keeps in regi
 inline constexpr int kMaxClusterBlocks = 16;
 inline constexpr int kMaxSharedWords = 14;  // 14 x 16 KiB of 1024 threads' words (13 x 8 KiB of 512) fit Hopper's 228 KiB
 
-// Element types the one pass is faster for (H100, bench/RESULTS.md twenty-fifth session, 64x3x1080x1920
-// against the three steps): uint8 1.18x, float32 1.05x. float16 was 0.93x (1080p planes held with
-// shared memory, half the DRAM rate, its per-element rescale the busier part), so the 16-bit
-// float types keep the three steps; the kernel itself handles them (the rescale is generic).
+// Element types the one pass is faster for (H100, 64x3x1080x1920 against the three steps): uint8
+// 1.18x and float32 1.05x with 1024-thread blocks (twenty-fifth session); with two 512-thread blocks
+// a SM, uint8 1.31x and float16 1.03x (twenty-sixth; float16 was 0.93x with one block).
 template <class T>
 inline constexpr bool kClusterAutocontrast = std::is_same_v<T, std::uint8_t> || std::is_same_v<T, float> ||
                                              std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
