@@ -146,3 +146,5 @@ inline void group_at(const kernels::PixelGroups& g, std::int64_t index, std::int
 }
 
 }  // namespace streamvision::cpu
+
+#undef SV_INLINE_LAMBDA  // a local helper of this header
