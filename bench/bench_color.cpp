@@ -51,13 +51,17 @@ std::vector<Case> color_cases(const Stream& stream) {
       add("grayscale_to_rgb", pixels * s + rgb, [gray](const Stream& st) { functional::grayscale_to_rgb(gray, st); });
     }
   }
-  // autocontrast of a 16-bit float type (the one pass reads part of a 1080p plane again).
-  for (DType dtype : {DType::Float16}) {
-    const Tensor x = random_image(shape, dtype, MemoryFormat::Contiguous, stream);
-    const double bytes = 2 * 3 * pixels * static_cast<double>(itemsize(dtype));
-    cases.push_back({"autocontrast", shape_str(shape) + " " + dtype_name(dtype) + " contiguous", bytes,
+  // autocontrast of a 16-bit float type, and of planes that a cluster keeps whole in every type
+  // (autocontrast_cluster.cuh; 1080p float16 and float32 planes take the three steps).
+  // STREAMVISION_CUDA_NO_ONE_PASS_AUTOCONTRAST=1 times the three steps on the same cases.
+  auto add_autocontrast = [&](const Dims& dims, DType dtype) {
+    const Tensor x = random_image(dims, dtype, MemoryFormat::Contiguous, stream);
+    const double bytes = 2 * static_cast<double>(x.numel()) * static_cast<double>(itemsize(dtype));
+    cases.push_back({"autocontrast", shape_str(dims) + " " + dtype_name(dtype) + " contiguous", bytes,
                      [x](const Stream& st) { functional::autocontrast(x, st); }});
-  }
+  };
+  add_autocontrast(shape, DType::Float16);
+  for (DType dtype : {DType::UInt8, DType::Float16, DType::Float32}) add_autocontrast({256, 3, 512, 512}, dtype);
   return cases;
 }
 

@@ -6,10 +6,10 @@
 // A plane is split into 16-byte words, shared out over the cluster's blocks (up to 16; blocks of
 // 512 threads, two per SM, or 1024 for float32, at 64 registers a thread). A thread keeps its first
 // kClusterWords words in registers and its next `shared_words` in dynamic shared memory (copied in
-// asynchronously, so that many are in flight without holding registers); words past
-// those (planes larger than the cluster's registers and shared memory together, e.g. float32 1080p)
-// are read again in the second phase, mostly from L2, since the cluster rescales them soon after
-// reading them. The blocks' bounds meet through distributed shared memory. uint8 compares in 16-bit
+// asynchronously, so that many are in flight without holding registers). Only planes the cluster
+// keeps whole take this pass (uint8 up to 5.8 MB, float32 1000x1400, float16 1000x1400); larger
+// ones (float32 and float16 1080p) take the three steps, which were faster on the H200 than reading
+// the rest of the plane again (below). The blocks' bounds meet through distributed shared memory. uint8 compares in 16-bit
 // lanes and rescales through a 256-entry table (byte_planes.cuh's word helpers); float types
 // compare and rescale element by element with the three-step path's functions, so both paths give
 // the same bits (min and max are exact in any order).
@@ -20,6 +20,10 @@
 // Here two blocks of 512 threads share an SM (uint8 and the 16-bit types), from different clusters,
 // so that one's writes overlap the other's reads: uint8 0.357 -> 0.321 ms (DRAM 61 -> 66 %),
 // float16 0.821 against the three steps' 0.844 (H100, bench/RESULTS.md, twenty-sixth session).
+// Planes larger than the cluster's registers and shared memory were read again in part (mostly
+// from L2): 1.05x faster than the three steps for float32 1080p on the H100 (1.539 against 1.613 ms)
+// but 0.91x on the H200 (1.272 against 1.155), whose faster DRAM leaves the pass's
+// read-wait-write phases the larger share; only whole planes take it since (twenty-seventh session).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -27,6 +31,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -42,8 +47,8 @@
 namespace streamvision::cuda {
 
 // Threads of a block: 512 (two blocks of different clusters per SM, so that one's writes overlap
-// another's reads), but 1024 for float32, whose 1080p planes exceed what 16 blocks hold and are
-// partly read again: with two blocks per SM twice as many clusters would compete for L2.
+// another's reads), but 1024 for float32, so that a cluster keeps planes of twice the size whole
+// (up to 1000x1400).
 template <class T>
 inline constexpr int kClusterThreads = std::is_same_v<T, float> ? 1024 : 512;
 // Blocks an SM holds at 64 registers a thread.
@@ -54,8 +59,8 @@ inline constexpr int kMaxClusterBlocks = 16;
 inline constexpr int kMaxSharedWords = 14;  // 14 x 16 KiB of 1024 threads' words (13 x 8 KiB of 512) fit Hopper's 228 KiB
 
 // Element types the one pass is faster for (H100, 64x3x1080x1920 against the three steps): uint8
-// 1.18x and float32 1.05x with 1024-thread blocks (twenty-fifth session); with two 512-thread blocks
-// a SM, uint8 1.31x and float16 1.03x (twenty-sixth; float16 was 0.93x with one block).
+// 1.18x with 1024-thread blocks (twenty-fifth session), 1.31x with two 512-thread blocks a SM
+// (twenty-sixth; float16 1.03x, partly read again, and 0.93x whole with one block a SM).
 template <class T>
 inline constexpr bool kClusterAutocontrast = std::is_same_v<T, std::uint8_t> || std::is_same_v<T, float> ||
                                              std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
@@ -88,8 +93,7 @@ __global__ void __launch_bounds__(kClusterThreads<T>, kClusterBlocksPerSM<T>)
   const std::int64_t share = (words + S - 1) / S, begin = rank * share + t, end = min(words, (rank + 1) * share);
   const auto* v = reinterpret_cast<const uint4*>(src + head);
   auto* o = reinterpret_cast<uint4*>(dst + head);
-  const int kept_slots = kClusterWords + shared_words;  // slots past these are read again
-  constexpr int kRereadBatch = kBytes ? 1 : 2;           // words read again at once (uint8: registers are short)
+  const int kept_slots = kClusterWords + shared_words;  // the share fits in these (autocontrast_cluster_shape)
 
   // Phase 1: read the share, keep it, fold it into the bounds.
   unsigned lo2 = 0x00ff00ffu, hi2 = 0u;  // uint8: 16-bit lanes (even and odd bytes)
@@ -107,8 +111,7 @@ __global__ void __launch_bounds__(kClusterThreads<T>, kClusterBlocksPerSM<T>)
       }
     }
   };
-  // Registers first, then shared memory by asynchronous copies (no registers held while they fly),
-  // then the words read again later, a few at a time (kept in L2: phase 2 follows soon).
+  // Registers first, then shared memory by asynchronous copies (no registers held while they fly).
   uint4 w[kClusterWords];
 #pragma unroll
   for (int k = 0; k < kClusterWords; ++k) {
@@ -119,18 +122,6 @@ __global__ void __launch_bounds__(kClusterThreads<T>, kClusterBlocksPerSM<T>)
     __pipeline_memcpy_async(&kept[(k - kClusterWords) * threads + t], v + begin + std::int64_t{k} * threads, 16);
   }
   __pipeline_commit();
-  for (int k0 = kept_slots; begin + std::int64_t{k0} * threads < end; k0 += kRereadBatch) {
-    uint4 x[kRereadBatch];
-#pragma unroll
-    for (int b = 0; b < kRereadBatch; ++b) {
-      const std::int64_t i = begin + std::int64_t{k0 + b} * threads;
-      if (i < end) x[b] = __ldg(v + i);
-    }
-#pragma unroll
-    for (int b = 0; b < kRereadBatch; ++b) {
-      if (begin + std::int64_t{k0 + b} * threads < end) fold(x[b]);
-    }
-  }
 #pragma unroll
   for (int k = 0; k < kClusterWords; ++k) {
     if (begin + std::int64_t{k} * threads < end) fold(w[k]);
@@ -218,19 +209,6 @@ __global__ void __launch_bounds__(kClusterThreads<T>, kClusterBlocksPerSM<T>)
     if (i >= end) break;
     __stcs(o + i, rescale(kept[(k - kClusterWords) * threads + t]));
   }
-  for (int k0 = kept_slots; begin + std::int64_t{k0} * threads < end; k0 += kRereadBatch) {
-    uint4 x[kRereadBatch];
-#pragma unroll
-    for (int b = 0; b < kRereadBatch; ++b) {
-      const std::int64_t i = begin + std::int64_t{k0 + b} * threads;
-      if (i < end) x[b] = __ldcs(v + i);
-    }
-#pragma unroll
-    for (int b = 0; b < kRereadBatch; ++b) {
-      const std::int64_t i = begin + std::int64_t{k0 + b} * threads;
-      if (i < end) __stcs(o + i, rescale(x[b]));
-    }
-  }
   if (has_head) dst[t] = rescale_one(head_value);
   if (has_tail) dst[tail_at] = rescale_one(tail_value);
   asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
@@ -239,7 +217,7 @@ __global__ void __launch_bounds__(kClusterThreads<T>, kClusterBlocksPerSM<T>)
 
 // How autocontrast_cluster_kernel<T> runs on planes of `len` elements: blocks per cluster, threads
 // per block, words a thread keeps in shared memory; blocks = 0 where it cannot (no clusters, or a
-// plane so large that more than half of it would be read twice).
+// plane larger than a cluster keeps on chip).
 struct ClusterShape {
   int blocks = 0, threads = 0, shared_words = 0;
   std::size_t shared_bytes() const { return static_cast<std::size_t>(shared_words) * threads * 16; }
@@ -261,7 +239,7 @@ ClusterShape autocontrast_cluster_shape(std::int64_t len, int device) {
     blocks = b;
     if (b * on_chip >= words) break;
   }
-  if (blocks == 0 || words > 2 * blocks * on_chip) return {};
+  if (blocks == 0 || words > blocks * on_chip) return {};
   const std::int64_t share = (words + blocks - 1) / blocks;
   ClusterShape shape;
   shape.blocks = blocks;
@@ -294,7 +272,10 @@ bool autocontrast_in_clusters(const kernels::ImageBatch& in, const kernels::Imag
   if constexpr (!kClusterAutocontrast<T>) {
     return false;
   } else {
-    if (!cluster_planes_fit<T>(in, out)) return false;
+    // STREAMVISION_CUDA_NO_ONE_PASS_AUTOCONTRAST: the three steps for everything (an A/B switch for
+    // benchmarks, as STREAMVISION_CUDA_NO_ROW_PATH is for the elementwise row path).
+    static const bool disabled = std::getenv("STREAMVISION_CUDA_NO_ONE_PASS_AUTOCONTRAST") != nullptr;
+    if (disabled || !cluster_planes_fit<T>(in, out)) return false;
     LaunchScope scope(stream, "autocontrast");
     const ClusterShape shape = autocontrast_cluster_shape<T>(in.h * in.w, scope.device());
     const std::int64_t planes = in.n * channels;

@@ -247,24 +247,24 @@ TEST(Color, ReductionsCudaEqualsCpu) {
                          {DType::Float16, DType::Float32});
 }
 
-// autocontrast of dense planes on Hopper runs in one pass, a cluster of blocks per plane
-// (autocontrast_cluster.cuh: uint8, float32, float16, bfloat16; its words in registers, shared
-// memory and, past those, read again), else in three steps (uint8: cuda/byte_planes.cuh, 16 bytes
-// a thread). Its min and max must see every element, so each plane holds values in
+// autocontrast of dense planes on Hopper runs in one pass, a cluster of blocks per plane that
+// keeps it whole (autocontrast_cluster.cuh: uint8, float32, float16, bfloat16; its words in
+// registers and shared memory), else in three steps (uint8: cuda/byte_planes.cuh, 16 bytes a
+// thread). Its min and max must see every element, so each plane holds values in
 // [0.25, 0.7] of the range but for one low and one high extreme at places that test its parts:
 // the first and last element, the unaligned head of a plane, a 32 KiB chunk's edge, the middle
 // (where a cluster's blocks meet), and elsewhere. Planes of odd sizes (unaligned starts, heads and
-// tails outside whole words), one and three channels, clusters of 1 to 16 blocks, 1080p (uint8 in
-// registers and shared memory, float16 and float32 read again), planes too large for the one pass
-// (the three steps), and a view whose planes are out of phase with the output's (the three steps;
+// tails outside whole words), one and three channels, clusters of 1 to 16 blocks, 1000x1400 (about
+// the most a cluster keeps for float16 and float32: every register and shared-memory slot), 1080p
+// (uint8 in one pass; float16 and float32 in three steps), planes too large for the one pass, and a view whose planes are out of phase with the output's (the three steps;
 // uint8: the lookup's byte-by-byte path). Equal to the CPU bit for bit.
 TEST(Color, AutocontrastFindsRareExtremesOnCuda) {
   SV_REQUIRE_GPU();
   std::mt19937 rng(31);
   for (DType dtype : {DType::UInt8, DType::Float32, DType::Float16, DType::BFloat16}) {
     std::vector<Dims> shapes{{3, 37, 53},   {2, 3, 67, 259}, {1, 3, 517, 1031},  {3, 1, 130, 256},
-                             {4, 3, 1, 33}, {2, 3, 301, 999}, {1, 1, 1080, 1920}};
-    // Past twice what a cluster holds on chip (16 x 1024 threads x 22 words of 16 bytes, 5.8 MB).
+                             {4, 3, 1, 33}, {2, 3, 301, 999}, {1, 1, 1000, 1400}, {1, 1, 1080, 1920}};
+    // Past what a cluster keeps on chip (16 x 1024 threads x 22 words of 16 bytes, 5.8 MB).
     shapes.push_back(dtype == DType::UInt8 ? Dims{1, 1, 3500, 3500} : Dims{1, 1, 1801, 1700});
     for (const Dims& shape : shapes) {
       for (bool offset_view : {false, true}) {
