@@ -13,6 +13,13 @@ do not take the cores while streamvision is timed.
 
 With --interleave both libraries run in one process, call by call, and torch's OpenMP threads
 sleep between ops instead of spinning: on a shared VM whose speed drifts, the steadier comparison.
+
+Both libraries' processes keep freed blocks in the heap (glibc's MALLOC_MMAP_THRESHOLD_ and
+MALLOC_TRIM_THRESHOLD_ at 1 GiB), so that the table times the ops rather than the page faults of
+fresh memory: glibc maps every block above 32 MiB (a 64x3x224x224 float32 output is 38.5 MB)
+afresh and returns it on free, and each call then faults in 9,400 pages, 14-22 ms on the
+development VM, for either library alike, or not, depending on what the process freed before
+(bench/RESULTS.md, twenty-seventh session). --fresh-pages keeps glibc's defaults.
 """
 
 import argparse
@@ -182,6 +189,8 @@ def main():
     parser.add_argument("--interleave", action="store_true",
                         help="both libraries in one process, their calls alternated (torch's OpenMP threads told "
                              "to sleep between ops, OMP_WAIT_POLICY=PASSIVE); the steadier comparison on a shared VM")
+    parser.add_argument("--fresh-pages", action="store_true",
+                        help="keep glibc's malloc defaults (blocks above 32 MiB mapped afresh, and faulted in, on every call)")
     parser.add_argument("--child", choices=["sv", "tv", "both"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -205,6 +214,9 @@ def main():
             env = dict(os.environ, STREAMVISION_NUM_THREADS=str(n), OMP_NUM_THREADS=str(n))
             if args.interleave:
                 env["OMP_WAIT_POLICY"] = "PASSIVE"
+            if not args.fresh_pages:
+                for name in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"):
+                    env.setdefault(name, str(1 << 30))
             for lib in ("both",) if args.interleave else ("tv", "sv"):
                 cmd = [sys.executable, os.path.abspath(__file__), "--child", lib, "--repeats", str(args.repeats)]
                 if args.filter:
@@ -233,6 +245,8 @@ def main():
     rounds = f" (the median of {args.rounds} rounds' medians)" if args.rounds > 1 else ""
     if args.interleave:
         rounds += ", both libraries' calls alternated in one process (OMP_WAIT_POLICY=PASSIVE)"
+    if not args.fresh_pages:
+        rounds += ", freed blocks kept in the heap (MALLOC_MMAP_THRESHOLD_)"
     print(f"times: median ms{rounds}; ratio = torchvision / streamvision (above 1: streamvision faster)\n")
     header = "| op | input | dtype |" + "".join(f" sv {n}T | tv {n}T | ratio {n}T |" for n in counts)
     print(header)
