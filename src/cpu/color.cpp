@@ -2,6 +2,7 @@
 // (the elementwise engine over the functors of kernels/color.hpp) and permute_channels (copies).
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/dtype_dispatch.hpp"
@@ -37,10 +38,31 @@ void posterize(const Tensor& input, const Tensor& output, int bits, const Stream
   });
 }
 
+// solarize of 1- and 2-byte integers with SolarizeOp's integer level compared in the image's own
+// type (x > level - 1), so that the loop runs in byte or 16-bit lanes: compared in int32, GCC
+// widened every byte to four lanes (uint8 1080p, one thread: 0.52 ms, invert 0.15).
+template <class T>
+struct SolarizeAboveOp {
+  static constexpr bool kUsesChannel = false;
+  T above;  // values above it invert
+  T operator()(T x, std::uint32_t) const { return x > above ? kernels::invert_value(x) : x; }
+};
+
 void solarize(const Tensor& input, const Tensor& output, double threshold, const Stream&) {
   detail::LevelsDTypes::dispatch(input.dtype(), "solarize", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_map<T>(input, output, kernels::make_solarize_op<T>(threshold));
+    const auto op = kernels::make_solarize_op<T>(threshold);
+    if constexpr (kernels::SolarizeOp<T>::kIntegerLevel) {
+      constexpr std::int32_t lowest = std::numeric_limits<T>::lowest(), highest = std::numeric_limits<T>::max();
+      if (op.level <= lowest) {
+        run_map<T>(input, output, kernels::InvertOp<T>{});  // every value is at least the level
+      } else {
+        // level - 1 >= lowest; a level above every value inverts none (x > highest never holds).
+        run_map<T>(input, output, SolarizeAboveOp<T>{static_cast<T>(std::min(op.level - 1, highest))});
+      }
+    } else {
+      run_map<T>(input, output, op);
+    }
   });
 }
 

@@ -445,6 +445,45 @@ TEST(ColorInvertPosterizeSolarize, MatchReference) {
   }
 }
 
+// The CPU engine compares 1- and 2-byte integers with solarize's level in the image's own type
+// (cpu/color.cpp): every value of int8, uint8, int16 and uint16, in rising and falling order,
+// against float32's x >= threshold, for thresholds below, inside, between and at the ends of each
+// type's range. On a GPU the CUDA result equals it too.
+template <class T>
+void expect_solarize_of_every_value(DType dtype) {
+  const std::int64_t lowest = std::numeric_limits<T>::lowest(), highest = std::numeric_limits<T>::max();
+  const std::int64_t count = highest - lowest + 1;
+  Tensor img = empty({1, 2, count}, dtype, Device::cpu());
+  T* v = static_cast<T*>(img.data());
+  for (std::int64_t i = 0; i < count; ++i) {
+    v[i] = static_cast<T>(lowest + i);
+    v[count + i] = static_cast<T>(highest - i);
+  }
+  const double lo = static_cast<double>(lowest), hi = static_cast<double>(highest);
+  for (double t : {lo - 3.5, lo - 1.0, lo, lo + 0.5, -0.5, 0.0, 0.25, 1.0, 100.0, std::floor(hi / 2) + 0.5, hi - 1.0,
+                   hi - 0.5, hi}) {
+    SCOPED_TRACE(std::string(dtype_name(dtype)) + " threshold " + std::to_string(t));
+    const Tensor out = functional::solarize(img, t);
+    const T* o = static_cast<const T*>(out.data());
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < 2 * count; ++i) {
+      const T expected = static_cast<float>(v[i]) >= static_cast<float>(t) ? static_cast<T>(highest - v[i]) : v[i];
+      if (o[i] != expected && wrong++ == 0) ADD_FAILURE() << "value " << +v[i] << ": " << +o[i] << ", expected " << +expected;
+    }
+    EXPECT_EQ(wrong, 0);
+    if (built_with_cuda() && cuda_is_available()) {
+      EXPECT_TRUE(bitwise_equal(out, functional::solarize(to_device(img, kGpu), t)));
+    }
+  }
+}
+
+TEST(ColorInvertPosterizeSolarize, SolarizeEveryIntegerValueAndLevel) {
+  expect_solarize_of_every_value<std::int8_t>(DType::Int8);
+  expect_solarize_of_every_value<std::uint8_t>(DType::UInt8);
+  expect_solarize_of_every_value<std::int16_t>(DType::Int16);
+  expect_solarize_of_every_value<std::uint16_t>(DType::UInt16);
+}
+
 // The word forms the CUDA engine applies to 16-byte vectors (kernels/color.hpp) equal the ops
 // byte by byte, for every byte value in every position and levels across and beyond [0, 255].
 TEST(ColorInvertPosterizeSolarize, WordFormsEqualByteForms) {
