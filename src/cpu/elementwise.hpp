@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "core/tensor_views.hpp"
+#include "cpu/byte_table.hpp"
 #include "cpu/parallel.hpp"
 #include "cpu/simd.hpp"
 #include "cpu/stream_store.hpp"
@@ -278,6 +279,25 @@ void for_each_row_run(const kernels::ElementwisePlan& plan, std::int64_t rows, s
   });
 }
 
+// Ops that are a uint8 table (kernels::LutOp<uint8_t>: kByteTable, a `lut` of 256 entries).
+template <class Op, class = void>
+struct ByteTable : std::false_type {};
+template <class Op>
+struct ByteTable<Op, std::void_t<decltype(Op::kByteTable)>> : std::bool_constant<Op::kByteTable> {};
+
+// A run of such an op: unit-stride runs by byte_table_run (64 bytes a lookup where the CPU has
+// AVX-512 VBMI), others by the plain loops.
+template <bool kStreaming, class Op>
+void byte_table_elementwise(const std::uint8_t* src, std::uint8_t* dst, std::int64_t count, std::int64_t is0, std::int64_t os0,
+                            std::uint32_t channel, const Op& op) {
+  if (is0 == 1 && os0 == 1) return byte_table_run(src, dst, count, op.lut, kStreaming);
+  if constexpr (kStreaming) {
+    elementwise_run_streamed_base(src, dst, count, is0, os0, channel, op);
+  } else {
+    elementwise_run_base(src, dst, count, is0, os0, channel, op);
+  }
+}
+
 template <class In, class Out, class Op>
 void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* out, const Op& op) {
   if (plan.numel == 0) return;
@@ -287,6 +307,12 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
     if (cpu_is_x86_64_v4()) {
       run_fn = &elementwise_run_v4<In, Out, Op>;
       stream_fn = &elementwise_run_streamed_v4<In, Out, Op>;
+    }
+  }
+  if constexpr (ByteTable<Op>::value && std::is_same_v<In, std::uint8_t> && std::is_same_v<Out, std::uint8_t>) {
+    if (byte_table_vectorised()) {
+      run_fn = &byte_table_elementwise<false, Op>;
+      stream_fn = &byte_table_elementwise<true, Op>;
     }
   }
   const std::int64_t row_len = plan.size[0];

@@ -367,6 +367,8 @@ GammaOp<T> make_gamma_op(double gamma, double gain) {
 template <class T>
 struct LutOp {
   static constexpr bool kUsesChannel = false;
+  // uint8: the CPU engine looks rows up 64 bytes at a time where it can (cpu/byte_table.hpp).
+  static constexpr bool kByteTable = std::is_same_v<T, std::uint8_t>;
   const T* lut = nullptr;
   SV_HOST_DEVICE SV_FORCE_INLINE T operator()(T x, std::uint32_t) const { return lut[x]; }
 };

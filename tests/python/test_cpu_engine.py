@@ -165,7 +165,9 @@ def test_results_do_not_depend_on_the_thread_count():
 
 
 # Every op with an x86-64-v3 twin (cpu/simd.hpp), on inputs that take the twins' paths: planar
-# and packed-HWC rows, uint8 and float32, in place and not.
+# and packed-HWC rows, uint8 and float32, in place and not. The uint8 table lookups by AVX-512
+# VBMI (cpu/byte_table.hpp: brightness, gamma, contrast, autocontrast, equalize) run only in the
+# first of the three runs, so they are checked against the pixel loops here too.
 _TWINS_SCRIPT = r"""
 import hashlib
 import numpy as np
@@ -184,7 +186,7 @@ for x in (u8, f32, hwc, np.ascontiguousarray(f32.transpose(0, 2, 3, 1)).transpos
           F.horizontal_flip(x), F.vertical_flip(x), F.resize(x, [61, 250], antialias=True), F.resize(x, [40, 33], interpolation="bicubic"),
           F.resize(x, [50, 170], antialias=False), F.resize(x, [45, 37], interpolation="bicubic", antialias=False),
           F.to_dtype(x, np.float32, scale=True), F.normalize(F.to_dtype(x, np.float32, scale=True), [0.4] * 3, [0.2] * 3),
-          F.adjust_gamma(x, 0.8), F.adjust_gamma(x, 2.3, 1.2)]
+          F.adjust_gamma(x, 0.8), F.adjust_gamma(x, 2.3, 1.2), F.equalize(x)]
     for y in ys:
         h.update(np.ascontiguousarray(y).tobytes())
 print(h.hexdigest())
@@ -236,6 +238,8 @@ for dtype in (np.uint8, np.float32, np.float16, np.int16, np.int64, np.bool_):
                     ys.append(F.pad(f, [5, 1, 11, 2], padding_mode="reflect"))
                 if dtype == np.uint8:
                     ys.append(F.posterize(v, 3))
+                    # Table lookups (cpu/byte_table.hpp): streamed rows of every length and offset.
+                    ys += [F.adjust_gamma(v, 0.8), F.autocontrast(v), F.adjust_contrast(v, 1.4), F.equalize(v)]
                     ys.append(F.normalize(F.to_dtype(v, np.float32, scale=True), [0.4, 0.5, 0.6], [0.2, 0.3, 0.25]))
                 if v.ndim == 4 and v.shape[-1] > 3 and v.shape[-2] > 3:
                     ys.append(F.erase(f, 1, 2, 2, 3, np.zeros((1,), f.dtype)))
