@@ -167,37 +167,23 @@ SV_FORCE_INLINE void elementwise_run_streamed(const In* src, Out* dst, std::int6
   if (j < count) elementwise_run(src + j * is0, dst + j, count - j, is0, 1, channel, op);
 }
 
-// The same for outputs of 2 bytes or more: a 4 KB buffer in L1 that the plain loop fills and
-// stream_bytes empties. Lines were slower there (to_dtype uint8 -> float32 0.6x, float32
-// brightness 0.4-0.7x of plain stores), the buffer faster (1.36x and 1.1x).
+// Which runs stream: 1-byte outputs (the lines above) and copies of any width (a 90-degree
+// rotation's strided reads). Ops with wider outputs (to_dtype, normalize, float brightness) keep
+// plain stores: through a 4 KB L1 buffer emptied by non-temporal stores, to_dtype uint8 -> float32
+// of a 1080p image took 0.90 ms on one thread and on two, plain stores 0.83 and 0.46; float32
+// normalize 1.27 / 0.94 against 1.18 / 0.76 (the development machine, twenty-seventh session). The
+// buffer had been measured faster on outputs mapped afresh each call; an output the heap hands back
+// is still in the L3, and the next op reads it from there.
 template <class In, class Out, class Op>
-SV_FORCE_INLINE void elementwise_run_buffered(const In* src, Out* dst, std::int64_t count, std::int64_t is0,
-                                              std::uint32_t channel, const Op& op) {
-  // The buffer sits half a page away from src modulo 4 KB: a load whose address matches a recent
-  // store's in its low 12 bits waits for that store (4K aliasing).
-  alignas(64) unsigned char space[2 * kStreamChunk];
-  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(space);
-  const std::uintptr_t want = (reinterpret_cast<std::uintptr_t>(src) + kStreamChunk / 2) % kStreamChunk & ~std::uintptr_t{63};
-  Out* buffer = reinterpret_cast<Out*>(space + (want + kStreamChunk - base % kStreamChunk) % kStreamChunk);
-  constexpr std::int64_t kItems = kStreamChunk / static_cast<std::int64_t>(sizeof(Out));
-  // The first chunk ends where dst reaches a 64-byte boundary, so that the others write whole lines.
-  std::int64_t n = kItems - static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(dst) % 64) / sizeof(Out));
-  for (std::int64_t j = 0; j < count; j += n, n = kItems) {
-    n = std::min(n, count - j);
-    elementwise_run(src + j * is0, buffer, n, is0, 1, channel, op);
-    stream_bytes(dst + j, buffer, static_cast<std::size_t>(n) * sizeof(Out));
-  }
-}
+inline constexpr bool kStreamedRuns = sizeof(Out) == 1 || (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>);
 
-// Copies of wider items from strided inputs (a 90-degree rotation) take the lines too; only ops'
-// outputs were measured against the buffer.
 template <class In, class Out, class Op>
 SV_FORCE_INLINE void elementwise_run_streamed_any(const In* src, Out* dst, std::int64_t count, std::int64_t is0,
                                                   std::uint32_t channel, const Op& op) {
-  if constexpr (sizeof(Out) == 1 || (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>)) {
+  if constexpr (kStreamedRuns<In, Out, Op>) {
     elementwise_run_streamed(src, dst, count, is0, channel, op);
   } else {
-    elementwise_run_buffered(src, dst, count, is0, channel, op);
+    elementwise_run(src, dst, count, is0, 1, channel, op);  // never chosen (run_elementwise), but instantiated
   }
 }
 
@@ -324,7 +310,7 @@ void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* ou
   // Rows (and pixel runs) must start on 16 bytes, so that every store of a line is a streaming one:
   // a line written partly with plain stores and partly streamed went to memory twice (a uint8 pad's
   // 232-byte rows streamed ran 2.5x slower).
-  const bool dense_large = dense_output(plan) && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+  const bool dense_large = kStreamedRuns<In, Out, Op> && dense_output(plan) && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
                            stream_output(static_cast<std::size_t>(plan.numel) * sizeof(Out));
   const bool streaming = dense_large && row_len * static_cast<std::int64_t>(sizeof(Out)) % 16 == 0;
   if constexpr (!Op::kUsesChannel) {
