@@ -1,5 +1,5 @@
 // Internal: out[i] = table[in[i]] over runs of bytes, the CPU engine's uint8 lookups (gamma,
-// brightness). A scalar lookup moves about a byte a cycle (a 1080p uint8 adjust_gamma took 1.85
+// brightness, and the apply passes of contrast, autocontrast and equalize). A scalar lookup moves about a byte a cycle (a 1080p uint8 adjust_gamma took 1.85
 // ms on one thread, invert 0.15); AVX-512 VBMI's two-table byte permute looks up 64 bytes in a
 // 128-entry half of the table per instruction, so a 256-entry table costs two permutes and a
 // blend per 64 bytes and the loop runs at the speed of a copy.
@@ -24,8 +24,9 @@ void byte_table_run(const std::uint8_t* in, std::uint8_t* out, std::int64_t n, c
 // Plane (n, c) of the uint8 batch `out` = tables[n * per_image + c * per_channel + in's value]
 // (256 entries a table), rows over the pool, when the vector loop exists and both batches' rows
 // are unit-stride (planar), or, with one table an image (per_channel 0), rows of packed pixels
-// (channels-last); false, and nothing written, otherwise (the caller's pixel loop then runs). The colour ops whose apply pass is a table per image or channel use it: contrast,
-// autocontrast, equalize.
+// (channels-last); false, and nothing written, otherwise (the caller's pixel loop then runs).
+// The colour ops whose apply pass is a table per image or channel use it: contrast, autocontrast,
+// equalize.
 bool lookup_planes(const kernels::ImageBatch& in, const kernels::ImageBatch& out, const std::uint8_t* tables,
                    std::int64_t per_image, std::int64_t per_channel);
 

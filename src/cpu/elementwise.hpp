@@ -178,29 +178,19 @@ template <class In, class Out, class Op>
 inline constexpr bool kStreamedRuns = sizeof(Out) == 1 || (std::is_same_v<Op, kernels::CopyOp> && std::is_same_v<In, Out>);
 
 template <class In, class Out, class Op>
-SV_FORCE_INLINE void elementwise_run_streamed_any(const In* src, Out* dst, std::int64_t count, std::int64_t is0,
-                                                  std::uint32_t channel, const Op& op) {
-  if constexpr (kStreamedRuns<In, Out, Op>) {
-    elementwise_run_streamed(src, dst, count, is0, channel, op);
-  } else {
-    elementwise_run(src, dst, count, is0, 1, channel, op);  // never chosen (run_elementwise), but instantiated
-  }
-}
-
-template <class In, class Out, class Op>
 SV_CPU_V3 void elementwise_run_streamed_v3(const In* src, Out* dst, std::int64_t count, std::int64_t is0, std::int64_t,
                                            std::uint32_t channel, const Op& op) {
-  elementwise_run_streamed_any(src, dst, count, is0, channel, op);
+  elementwise_run_streamed(src, dst, count, is0, channel, op);
 }
 template <class In, class Out, class Op>
 SV_CPU_V4 void elementwise_run_streamed_v4(const In* src, Out* dst, std::int64_t count, std::int64_t is0, std::int64_t,
                                            std::uint32_t channel, const Op& op) {
-  elementwise_run_streamed_any(src, dst, count, is0, channel, op);
+  elementwise_run_streamed(src, dst, count, is0, channel, op);
 }
 template <class In, class Out, class Op>
 void elementwise_run_streamed_base(const In* src, Out* dst, std::int64_t count, std::int64_t is0, std::int64_t,
                                    std::uint32_t channel, const Op& op) {
-  elementwise_run_streamed_any(src, dst, count, is0, channel, op);
+  elementwise_run_streamed(src, dst, count, is0, channel, op);
 }
 
 // Whether the output fills its memory without gaps, each dim walked forwards or backwards (a
@@ -288,11 +278,14 @@ template <class In, class Out, class Op>
 void run_elementwise(const kernels::ElementwisePlan& plan, const In* in, Out* out, const Op& op) {
   if (plan.numel == 0) return;
   auto run_fn = cpu_is_x86_64_v3() ? &elementwise_run_v3<In, Out, Op> : &elementwise_run_base<In, Out, Op>;
-  auto stream_fn = cpu_is_x86_64_v3() ? &elementwise_run_streamed_v3<In, Out, Op> : &elementwise_run_streamed_base<In, Out, Op>;
   if constexpr (WideVectors<Op>::value) {
-    if (cpu_is_x86_64_v4()) {
-      run_fn = &elementwise_run_v4<In, Out, Op>;
-      stream_fn = &elementwise_run_streamed_v4<In, Out, Op>;
+    if (cpu_is_x86_64_v4()) run_fn = &elementwise_run_v4<In, Out, Op>;
+  }
+  auto stream_fn = run_fn;  // taken only where the op's runs stream (kStreamedRuns)
+  if constexpr (kStreamedRuns<In, Out, Op>) {
+    stream_fn = cpu_is_x86_64_v3() ? &elementwise_run_streamed_v3<In, Out, Op> : &elementwise_run_streamed_base<In, Out, Op>;
+    if constexpr (WideVectors<Op>::value) {
+      if (cpu_is_x86_64_v4()) stream_fn = &elementwise_run_streamed_v4<In, Out, Op>;
     }
   }
   if constexpr (ByteTable<Op>::value && std::is_same_v<In, std::uint8_t> && std::is_same_v<Out, std::uint8_t>) {

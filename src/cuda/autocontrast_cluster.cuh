@@ -9,8 +9,8 @@
 // asynchronously, so that many are in flight without holding registers). Only planes the cluster
 // keeps whole take this pass (uint8 up to 5.8 MB, float32 1000x1400, float16 1000x1400); larger
 // ones (float32 and float16 1080p) take the three steps, which were faster on the H200 than reading
-// the rest of the plane again (below). The blocks' bounds meet through distributed shared memory. uint8 compares in 16-bit
-// lanes and rescales through a 256-entry table (byte_planes.cuh's word helpers); float types
+// the rest of the plane again (below). The blocks' bounds meet through distributed shared memory.
+// uint8 compares in 16-bit lanes and rescales through a 256-entry table (byte_planes.cuh's word helpers); float types
 // compare and rescale element by element with the three-step path's functions, so both paths give
 // the same bits (min and max are exact in any order).
 //
@@ -58,9 +58,10 @@ inline constexpr int kClusterWords = 8;  // 16-byte words a thread keeps in regi
 inline constexpr int kMaxClusterBlocks = 16;
 inline constexpr int kMaxSharedWords = 14;  // 14 x 16 KiB of 1024 threads' words (13 x 8 KiB of 512) fit Hopper's 228 KiB
 
-// Element types the one pass is faster for (H100, 64x3x1080x1920 against the three steps): uint8
-// 1.18x with 1024-thread blocks (twenty-fifth session), 1.31x with two 512-thread blocks a SM
-// (twenty-sixth; float16 1.03x, partly read again, and 0.93x whole with one block a SM).
+// Element types the one pass is faster for: on the H100, 64x3x1080x1920 against the three steps,
+// uint8 1.18x with 1024-thread blocks (twenty-fifth session), 1.31x with two 512-thread blocks a SM
+// (twenty-sixth); on the H200, whole 256x3x512x512 planes, uint8 1.32x, float16 1.15x, float32
+// 1.17x (twenty-seventh).
 template <class T>
 inline constexpr bool kClusterAutocontrast = std::is_same_v<T, std::uint8_t> || std::is_same_v<T, float> ||
                                              std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
