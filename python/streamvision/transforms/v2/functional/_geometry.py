@@ -6,6 +6,9 @@ Each one states, in one place, what the op means for every input kind: the C++ i
 with NEAREST and the mask's fill for Masks; the box and keypoint ops for BoundingBoxes and
 KeyPoints. Arguments that only images use (interpolation, antialias, fill) are ignored for boxes
 and keypoints, as in torchvision.
+
+A plain tensor (the common case) calls its kernel first thing, before the per-kind handlers are
+built: the lambda and its call cost about 0.7 µs of a 7.7 µs CPU hflip on the development VM.
 """
 
 from __future__ import annotations
@@ -37,9 +40,9 @@ def horizontal_flip(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> Ima
     Returns:
         The flipped image, of ``inpt``'s kind.
     """
-    image = lambda x: _kernels.horizontal_flip(x, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.horizontal_flip(inpt, stream=stream)
+    image = lambda x: _kernels.horizontal_flip(x, stream=stream)
     return dispatch("horizontal_flip", inpt, stream, image=image, mask=image,
                     boxes=lambda m, b, meta: m.horizontal_flip(b, meta),
                     keypoints=lambda m, k, canvas: m.horizontal_flip(k, canvas))
@@ -56,9 +59,9 @@ def vertical_flip(inpt: ImageT, *, stream: Optional[StreamLike] = None) -> Image
     Returns:
         The flipped image, of ``inpt``'s kind.
     """
-    image = lambda x: _kernels.vertical_flip(x, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.vertical_flip(inpt, stream=stream)
+    image = lambda x: _kernels.vertical_flip(x, stream=stream)
     return dispatch("vertical_flip", inpt, stream, image=image, mask=image,
                     boxes=lambda m, b, meta: m.vertical_flip(b, meta),
                     keypoints=lambda m, k, canvas: m.vertical_flip(k, canvas))
@@ -85,9 +88,9 @@ def resize(inpt: ImageT, size: Union[int, Sequence[int], None], interpolation: O
     Returns:
         The resized image, of ``inpt``'s kind.
     """
-    image = lambda x: _kernels.resize(x, size, interpolation, max_size, antialias, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.resize(inpt, size, interpolation, max_size, antialias, stream=stream)
+    image = lambda x: _kernels.resize(x, size, interpolation, max_size, antialias, stream=stream)
     return dispatch("resize", inpt, stream, image=image,
                     mask=lambda x: _kernels.resize(x, size, NEAREST, max_size, stream=stream),
                     boxes=lambda m, b, meta: m.resize(b, meta, size, max_size),
@@ -114,10 +117,11 @@ def resized_crop(inpt: ImageT, top: int, left: int, height: int, width: int, siz
     Returns:
         The resized window, of ``inpt``'s kind.
     """
+    if plain(inpt):
+        return _kernels.resized_crop(inpt, top, left, height, width, size, interpolation, antialias,
+                                     stream=stream)
     image = lambda x: _kernels.resized_crop(x, top, left, height, width, size, interpolation, antialias,
                                             stream=stream)
-    if plain(inpt):
-        return image(inpt)
     return dispatch("resized_crop", inpt, stream, image=image,
                     mask=lambda x: _kernels.resized_crop(x, top, left, height, width, size, NEAREST, stream=stream),
                     boxes=lambda m, b, meta: m.resized_crop(b, meta, top, left, height, width, size),
@@ -142,9 +146,9 @@ def crop(inpt: ImageT, top: int, left: int, height: int, width: int, *,
     Returns:
         The window ``[..., height, width]``, of ``inpt``'s kind.
     """
-    image = lambda x: _kernels.crop(x, top, left, height, width, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.crop(inpt, top, left, height, width, stream=stream)
+    image = lambda x: _kernels.crop(x, top, left, height, width, stream=stream)
     return dispatch("crop", inpt, stream, image=image, mask=image,
                     boxes=lambda m, b, meta: m.crop(b, meta, top, left, height, width),
                     keypoints=lambda m, k, canvas: m.crop(k, canvas, top, left, height, width))
@@ -163,9 +167,9 @@ def center_crop(inpt: ImageT, output_size: Union[int, Sequence[int]], *,
     Returns:
         The window, of ``inpt``'s kind.
     """
-    image = lambda x: _kernels.center_crop(x, output_size, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.center_crop(inpt, output_size, stream=stream)
+    image = lambda x: _kernels.center_crop(x, output_size, stream=stream)
     return dispatch("center_crop", inpt, stream, image=image, mask=image,
                     boxes=lambda m, b, meta: m.center_crop(b, meta, output_size),
                     keypoints=lambda m, k, canvas: m.center_crop(k, canvas, output_size))
@@ -191,9 +195,9 @@ def pad(inpt: ImageT, padding: Union[int, Sequence[int]], fill: Fill = None, pad
 
         return _kernels.pad(x, padding, pad_fill(fill), padding_mode, stream=stream)
 
-    image = lambda x: _kernels.pad(x, padding, fill, padding_mode, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.pad(inpt, padding, fill, padding_mode, stream=stream)
+    image = lambda x: _kernels.pad(x, padding, fill, padding_mode, stream=stream)
     return dispatch("pad", inpt, stream, image=image,
                     mask=mask,
                     boxes=lambda m, b, meta: m.pad(b, meta, padding, padding_mode),
@@ -220,9 +224,9 @@ def rotate(inpt: ImageT, angle: float, interpolation: Optional[InterpolationLike
     Returns:
         The rotated image, of ``inpt``'s kind.
     """
-    image = lambda x: _kernels.rotate(x, angle, interpolation, expand, center, fill, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.rotate(inpt, angle, interpolation, expand, center, fill, stream=stream)
+    image = lambda x: _kernels.rotate(x, angle, interpolation, expand, center, fill, stream=stream)
     return dispatch("rotate", inpt, stream, image=image,
                     mask=lambda x: _kernels.rotate(x, angle, NEAREST, expand, center, fill, stream=stream),
                     boxes=lambda m, b, meta: m.rotate(b, meta, angle, expand, center),
@@ -249,10 +253,11 @@ def affine(inpt: ImageT, angle: float, translate: Sequence[float], scale: float,
     Returns:
         The transformed image, of ``inpt``'s kind.
     """
+    if plain(inpt):
+        return _kernels.affine(inpt, angle, translate, scale, shear, interpolation, fill, center,
+                               stream=stream)
     image = lambda x: _kernels.affine(x, angle, translate, scale, shear, interpolation, fill, center,
                                       stream=stream)
-    if plain(inpt):
-        return image(inpt)
     return dispatch("affine", inpt, stream, image=image,
                     mask=lambda x: _kernels.affine(x, angle, translate, scale, shear, NEAREST, fill, center,
                                                    stream=stream),
@@ -284,10 +289,11 @@ def perspective(inpt: ImageT, startpoints: Optional[Sequence[Sequence[float]]],
     Raises:
         RuntimeError: the points are (nearly) singular (torchvision raises ``torch.linalg.LinAlgError``).
     """
+    if plain(inpt):
+        return _kernels.perspective(inpt, startpoints, endpoints, interpolation, fill, coefficients,
+                                    stream=stream)
     image = lambda x: _kernels.perspective(x, startpoints, endpoints, interpolation, fill, coefficients,
                                            stream=stream)
-    if plain(inpt):
-        return image(inpt)
     return dispatch("perspective", inpt, stream, image=image,
                     mask=lambda x: _kernels.perspective(x, startpoints, endpoints, NEAREST, fill, coefficients,
                                                         stream=stream),
@@ -314,9 +320,9 @@ def elastic(inpt: ImageT, displacement: ImageLike, interpolation: Optional[Inter
     Returns:
         The deformed image, of ``inpt``'s kind.
     """
-    image = lambda x: _kernels.elastic(x, displacement, interpolation, fill, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.elastic(inpt, displacement, interpolation, fill, stream=stream)
+    image = lambda x: _kernels.elastic(x, displacement, interpolation, fill, stream=stream)
     return dispatch("elastic", inpt, stream, image=image,
                     mask=lambda x: _kernels.elastic(x, displacement, NEAREST, fill, stream=stream),
                     boxes=lambda m, b, meta: m.elastic(b, meta, displacement),
@@ -337,9 +343,9 @@ def five_crop(inpt: ImageT, size: Union[int, Sequence[int]], *,
     Returns:
         ``(top_left, top_right, bottom_left, bottom_right, center)``, each of ``inpt``'s kind.
     """
-    image = lambda x: _kernels.five_crop(x, size, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.five_crop(inpt, size, stream=stream)
+    image = lambda x: _kernels.five_crop(x, size, stream=stream)
     return dispatch("five_crop", inpt, stream, image=image)
 
 
@@ -357,7 +363,7 @@ def ten_crop(inpt: ImageT, size: Union[int, Sequence[int]], vertical_flip: bool 
     Returns:
         The five crops of the image, then the five of the flipped image.
     """
-    image = lambda x: _kernels.ten_crop(x, size, vertical_flip, stream=stream)
     if plain(inpt):
-        return image(inpt)
+        return _kernels.ten_crop(inpt, size, vertical_flip, stream=stream)
+    image = lambda x: _kernels.ten_crop(x, size, vertical_flip, stream=stream)
     return dispatch("ten_crop", inpt, stream, image=image)
