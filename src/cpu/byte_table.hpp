@@ -1,8 +1,9 @@
 // Internal: out[i] = table[in[i]] over runs of bytes, the CPU engine's uint8 lookups (gamma,
-// brightness, and the apply passes of contrast, autocontrast and equalize). A scalar lookup moves about a byte a cycle (a 1080p uint8 adjust_gamma took 1.85
-// ms on one thread, invert 0.15); AVX-512 VBMI's two-table byte permute looks up 64 bytes in a
-// 128-entry half of the table per instruction, so a 256-entry table costs two permutes and a
-// blend per 64 bytes and the loop runs at the speed of a copy.
+// brightness, and the apply passes of contrast, autocontrast and equalize). A scalar lookup moves
+// about a byte a cycle (a 1080p uint8 adjust_gamma took 1.85 ms on one thread, invert 0.15);
+// AVX-512 VBMI's two-table byte permute looks up 64 bytes in a 128-entry half of the table per
+// instruction, so a 256-entry table costs two permutes and a blend per 64 bytes and the loop runs
+// at the speed of a copy.
 #pragma once
 
 #include <cstdint>

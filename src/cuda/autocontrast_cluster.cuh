@@ -10,9 +10,9 @@
 // keeps whole take this pass (uint8 up to 5.8 MB, float32 1000x1400, float16 1000x1400); larger
 // ones (float32 and float16 1080p) take the three steps, which were faster on the H200 than reading
 // the rest of the plane again (below). The blocks' bounds meet through distributed shared memory.
-// uint8 compares in 16-bit lanes and rescales through a 256-entry table (byte_planes.cuh's word helpers); float types
-// compare and rescale element by element with the three-step path's functions, so both paths give
-// the same bits (min and max are exact in any order).
+// uint8 compares in 16-bit lanes and rescales through a 256-entry table (byte_planes.cuh's word
+// helpers); float types compare and rescale element by element with the three-step path's
+// functions, so both paths give the same bits (min and max are exact in any order).
 //
 // Measured with one block of 1024 threads per SM (H100, 64x3x1080x1920): uint8 0.422 -> 0.357 ms,
 // float32 1.613 -> 1.539, float16 0.844 -> 0.904. Its limiter (ncu): an SM read its share, waited
