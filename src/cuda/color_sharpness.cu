@@ -81,18 +81,20 @@ __global__ void __launch_bounds__(kQuadThreads)
   g.channels.divmod(plane, n, c);
   const unsigned lane = threadIdx.x & 31u;
   const std::uint32_t x0 = (column_block * kQuadThreads + threadIdx.x) * 4;
-  // Threads past the row's end load and store nothing but stay for the shuffles.
+  // Threads past the row's end store nothing but stay for the shuffles. They load the row's first
+  // quad (unpredicated loads and conversions: no zeroing of the quad on every row); the value they
+  // pass on is the right neighbour of the row's last quad, whose last pixel is a border pixel,
+  // so it is never used.
   const bool active = x0 < g.w;
-  const T* src = in.data + n * in.stride_n + c * in.stride_c + x0;
+  const T* src = in.data + n * in.stride_n + c * in.stride_c + (active ? x0 : 0);
   T* dst = out.data + n * out.stride_n + c * out.stride_c + x0;
 
   // Row y as six values: the columns x0 - 1 .. x0 + 4. The outer two come from the neighbouring
   // lanes; a warp's first and last lanes load theirs. A column outside the image is never used
   // (its neighbour is a border pixel), so it is left at 0.
-  auto load_row = [&](std::uint32_t y, F (&row)[6]) {
-    F q[4] = {F(0), F(0), F(0), F(0)};
-    const T* r = src + static_cast<std::int64_t>(y) * in.stride_h;
-    if (active) quad_values(load_aligned_quad(r), q);
+  auto load_row = [&](const T* r, F (&row)[6]) {  // r: the row's element at column x0 (or 0)
+    F q[4];
+    quad_values(load_aligned_quad(r), q);
     F left = __shfl_up_sync(0xffffffffu, q[3], 1);
     F right = __shfl_down_sync(0xffffffffu, q[0], 1);
     if (lane == 0) left = active && x0 > 0 ? kernels::to_opmath(r[-1]) : F(0);
@@ -105,39 +107,68 @@ __global__ void __launch_bounds__(kQuadThreads)
 
   const std::uint32_t y_begin = strip * kStripRows;
   const std::uint32_t y_end = min(y_begin + kStripRows, g.h);
+  // The loop takes the rows that have a row below them; the image's last row (border values
+  // only) follows it. So `below` is loaded on every row of the loop, which lets the unrolling by
+  // 3 rotate the rows by register renaming (a row loaded only when it existed kept two possible
+  // values, and the loop moved all three rows every row: 12 MOVs in ~130 instructions a row for
+  // uint8), and the row pointers advance by a stride instead of a multiply each.
+  const std::uint32_t y_last = min(y_end, g.h - 1);
+  const bool inner_columns = x0 > 0 && x0 + 4 < g.w;
   F above[6] = {}, here[6], below[6] = {};
-  if (y_begin > 0) load_row(y_begin - 1, above);
-  load_row(y_begin, here);
-  // Unrolled by 3 so that the rows' rotation at the loop's end is register renaming, not moves.
+  const T* row_in = src + static_cast<std::int64_t>(y_begin) * in.stride_h;
+  T* row_out = dst + static_cast<std::int64_t>(y_begin) * out.stride_h;
+  if (y_begin > 0) load_row(row_in - in.stride_h, above);
+  load_row(row_in, here);
+
+  // The sharpened values before the clamp and the cast; for uint8 the clamp and the cast are
+  // byte_word.hpp's clamped_byte (min/max and a rounding add, not F2I; NaN gives 0 as F2I does)
+  // and the four bytes go out as one word.
+  auto store = [&](const F (&result)[4]) {
+    if constexpr (std::is_same_v<T, unsigned char>) {
+      *reinterpret_cast<std::uint32_t*>(row_out) =
+          kernels::pack_bytes(kernels::clamped_byte(result[0]), kernels::clamped_byte(result[1]),
+                              kernels::clamped_byte(result[2]), kernels::clamped_byte(result[3]));
+    } else {
+      Quad<T> q;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) q.v[i] = kernels::sharpen_border_value<T>(result[i]);
+      store_aligned_quad(row_out, q);
+    }
+  };
+
 #pragma unroll 3
-  for (std::uint32_t y = y_begin; y < y_end; ++y) {
-    if (y + 1 < g.h) load_row(y + 1, below);  // uniform across the block
+  for (std::uint32_t y = y_begin; y < y_last; ++y) {
+    row_in += in.stride_h;
+    load_row(row_in, below);  // uniform across the block
     if (active) {
-      Quad<T> result;
+      F result[4];
       auto sharpen_at = [&](int i) {
         const F v[9] = {above[i], above[i + 1], above[i + 2], here[i], here[i + 1], here[i + 2],
                         below[i], below[i + 1], below[i + 2]};
-        return kernels::sharpen<T>(v, params);
+        return kernels::sharpened<T>(v, params);
       };
-      if (y > 0 && y + 1 < g.h && x0 > 0 && x0 + 4 < g.w) {  // all four inside: no border tests
+      if (y > 0 && inner_columns) {  // all four inside: no border tests
 #pragma unroll
-        for (int i = 0; i < 4; ++i) result.v[i] = sharpen_at(i);
+        for (int i = 0; i < 4; ++i) result[i] = sharpen_at(i);
       } else {
-        const bool border_row = y == 0 || y + 1 == g.h;
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
           const std::uint32_t x = x0 + i;
-          result.v[i] = border_row || x == 0 || x + 1 == g.w ? kernels::sharpen_border_value<T>(here[i + 1])
-                                                             : sharpen_at(i);
+          result[i] = y == 0 || x == 0 || x + 1 == g.w ? here[i + 1] : sharpen_at(i);
         }
       }
-      store_aligned_quad(dst + static_cast<std::int64_t>(y) * out.stride_h, result);
+      store(result);
     }
+    row_out += out.stride_h;
 #pragma unroll
     for (int i = 0; i < 6; ++i) {
       above[i] = here[i];
       here[i] = below[i];
     }
+  }
+  if (y_last < y_end && active) {  // the image's last row: its pixels, clamped and cast
+    const F result[4] = {here[1], here[2], here[3], here[4]};
+    store(result);
   }
 }
 

@@ -25,9 +25,9 @@ struct SharpnessParams {
 };
 
 // An interior pixel from its 3x3 neighbourhood (row-major, centre v[4]): the blur (rounded for
-// integers), then x + (1 - factor) * (blurred - x), clamped and cast.
+// integers), then x + (1 - factor) * (blurred - x), before the clamp and the cast (sharpen below).
 template <class T>
-SV_HOST_DEVICE SV_FORCE_INLINE T sharpen(const opmath_t<T> (&v)[9], const SharpnessParams<T>& p) {
+SV_HOST_DEVICE SV_FORCE_INLINE opmath_t<T> sharpened(const opmath_t<T> (&v)[9], const SharpnessParams<T>& p) {
   using F = opmath_t<T>;
   F acc = 0;
   for (int k = 0; k < 9; ++k) acc = pmath::fma_(k == 4 ? p.center : p.edge, v[k], acc);
@@ -44,8 +44,14 @@ SV_HOST_DEVICE SV_FORCE_INLINE T sharpen(const opmath_t<T> (&v)[9], const Sharpn
 #endif
   }
   const F x = v[4];
-  const F y = mat<T>(pmath::fma_(mat<T>(blurred - x), p.alpha, x));
-  return in_range_to_image<T>(clamp_value(y, F(0), bound_of<T>()));
+  return mat<T>(pmath::fma_(mat<T>(blurred - x), p.alpha, x));
+}
+
+// The same, clamped and cast.
+template <class T>
+SV_HOST_DEVICE SV_FORCE_INLINE T sharpen(const opmath_t<T> (&v)[9], const SharpnessParams<T>& p) {
+  using F = opmath_t<T>;
+  return in_range_to_image<T>(clamp_value(sharpened<T>(v, p), F(0), bound_of<T>()));
 }
 
 // Border pixels keep their value, but the final clamp applies to them too (x: the pixel in the
