@@ -3,9 +3,10 @@
 //
 // The arithmetic is resize_antialias.cu's, value for value: the vertical filter of every input
 // column the crop spans (kernels::aa_weights' weights, first product then fused multiply-adds in
-// tap order), then the horizontal filter of those sums, rounded by resize_output, then the
-// to_dtype and normalize functors. Only the schedule differs: the weights are computed on the
-// device from each image's own box (make_aa_dim there) instead of read from tables.
+// tap order; for uint8 images exact int32 sums of the weights in fixed point, two taps per DP2A:
+// kernels::fixed_precision), then the horizontal filter of those sums, rounded by resize_output,
+// then the to_dtype and normalize functors. Only the schedule differs: the weights are computed
+// on the device from each image's own box (make_aa_dim there) instead of read from tables.
 //
 // Two schedules, same arithmetic. The tiled one (tile_kernel) is one launch: a block makes a
 // tile of output rows and columns of one image, its vertical sums in shared memory. Its shared
@@ -91,6 +92,7 @@ template <class A>
 struct Taps {
   int xmin, xsize;
   A xmin_m_center, total;
+  A peak;  // the largest |filter value| of the taps: the largest |weight| is peak / |total|
 };
 
 template <class A>
@@ -104,9 +106,14 @@ __device__ SV_FORCE_INLINE Taps<A> taps(const kernels::AaDim<A>& d, int i) {
   if (t.xsize > d.max_taps) t.xsize = d.max_taps;
   if (t.xsize < 0) t.xsize = 0;
   t.xmin_m_center = static_cast<A>(t.xmin) - center;
-  A total = 0;
-  for (int j = 0; j < t.xsize; ++j) total += kernels::aa_filter(d.filter, (static_cast<A>(j) + t.xmin_m_center + A(0.5)) * d.invscale);
+  A total = 0, peak = 0;
+  for (int j = 0; j < t.xsize; ++j) {
+    const A v = kernels::aa_filter(d.filter, (static_cast<A>(j) + t.xmin_m_center + A(0.5)) * d.invscale);
+    total += v;
+    peak = max(peak, v < A(0) ? -v : v);
+  }
   t.total = total;
+  t.peak = peak;
   return t;
 }
 
@@ -116,38 +123,21 @@ __device__ SV_FORCE_INLINE A tap_weight(const kernels::AaDim<A>& d, const Taps<A
   return t.total != A(0) ? v / t.total : v;
 }
 
-// The vertical filter of image columns [col, col + 4) of uint8 rows starting at `rows` (the first
-// tap's row, `stride` bytes apart), `taps` weights: the arithmetic of the byte-per-column loops
-// (first product, then fused multiply-adds in tap order), one load per tap for the four columns
-// where the quad lies inside the row, else per column (columns outside the row give 0).
+// The fixed-point precision of a uint8 image's vertical weights for taps t (kernels::fixed_precision
+// of their largest |weight|: the division is monotonic, so peak / |total| is that weight's value).
 template <class A>
-__device__ SV_FORCE_INLINE void vertical_quad(const unsigned char* rows, std::int64_t stride, int col, int width, const A* w,
-                                              int taps, A (&acc)[4]) {
-  if (quad_inside(col, width)) {
-    with_quad_rows(rows + col, stride, [&](auto next_row) {
-      std::uint32_t v = next_row();
-#pragma unroll
-      for (int k = 0; k < 4; ++k) acc[k] = quad_byte<A>(v, k) * w[0];
-      for (int j = 1; j < taps; ++j) {
-        v = next_row();
-        const A wj = w[j];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) acc[k] = kernels::fused_mul_add(quad_byte<A>(v, k), wj, acc[k]);
-      }
-    });
-    return;
-  }
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    acc[k] = A(0);
-    if (col + k < 0 || col + k >= width) continue;
-    const unsigned char* p = rows + col + k;
-    acc[k] = kernels::load_as<A>(*p) * w[0];
-    for (int j = 1; j < taps; ++j) {
-      p += stride;
-      acc[k] = kernels::fused_mul_add(kernels::load_as<A>(*p), w[j], acc[k]);
-    }
-  }
+__device__ SV_FORCE_INLINE int fixed_precision_of(const Taps<A>& t) {
+  const A total = t.total < A(0) ? -t.total : t.total;
+  return kernels::fixed_precision(static_cast<double>(total != A(0) ? t.peak / total : t.peak));
+}
+
+// The packed int16 weights p (taps 2p, 2p + 1) of taps t at `precision`.
+template <class A>
+__device__ SV_FORCE_INLINE unsigned fixed_pair(const kernels::AaDim<A>& d, const Taps<A>& t, int p, int precision) {
+  const int j = 2 * p;
+  const A w0 = j < t.xsize ? tap_weight(d, t, j) : A(0), w1 = j + 1 < t.xsize ? tap_weight(d, t, j + 1) : A(0);
+  return kernels::pack_int16_pair(kernels::int16_weight(static_cast<double>(w0), precision),
+                                  kernels::int16_weight(static_cast<double>(w1), precision));
 }
 
 template <class A>
@@ -184,29 +174,50 @@ __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs
   __syncthreads();
   const Taps<A> t = row_taps;
   const bool shared = t.xsize <= kMaxSharedTaps;
-  if (shared) {
-    for (int j = static_cast<int>(threadIdx.x); j < t.xsize; j += blockDim.x) weights[j] = tap_weight(dy, t, j);
-  }
-  __syncthreads();
   A* const out_row = a.tmp + ((static_cast<std::int64_t>(n) * a.channels + c) * a.out_h + oy) * a.pitch;
   if constexpr (std::is_same_v<T, unsigned char>) {
-    // uint8 rows of unit stride: quads of columns aligned to 4 in image columns (byte_quad.cuh).
+    // uint8: the vertical sums in fixed point, as the tiled kernel's (the same bits).
+    const int precision = fixed_precision_of(t);
+    const A unit = kernels::fixed_unit(precision);
+    unsigned* const pairs = reinterpret_cast<unsigned*>(weights);  // [kMaxSharedTaps / 2]
+    if (shared) {
+      for (int p = static_cast<int>(threadIdx.x); 2 * p < t.xsize; p += blockDim.x) pairs[p] = fixed_pair(dy, t, p, precision);
+    }
+    __syncthreads();
     if (d.stride_w == 1 && shared) {
+      // Rows of unit stride: quads of columns aligned to 4 in image columns (byte_quad.cuh).
       const unsigned char* const rows =
           static_cast<const unsigned char*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top + t.xmin) * d.stride_h;
       const int quad0 = box.left & ~3;
       for (int col = quad0 + 4 * static_cast<int>(threadIdx.x); col < box.left + box.w; col += 4 * kVerticalThreads) {
-        A acc[4];
-        vertical_quad<A>(rows, d.stride_h, col, d.w, weights, t.xsize, acc);
+        std::int32_t acc[4];
+        vertical_quad_fixed(rows, d.stride_h, col, d.w, pairs, t.xsize, acc);
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
           const int x = col + k - box.left;
-          if (x >= 0 && x < box.w) out_row[x] = acc[k];
+          if (x >= 0 && x < box.w) out_row[x] = static_cast<A>(acc[k]) * unit;
         }
       }
       return;
     }
+    const unsigned char* const top_row = static_cast<const unsigned char*>(d.data) + c * d.stride_c +
+                                         static_cast<std::int64_t>(box.top + t.xmin) * d.stride_h +
+                                         static_cast<std::int64_t>(box.left) * d.stride_w;
+    for (int x = static_cast<int>(threadIdx.x); x < box.w; x += static_cast<int>(blockDim.x)) {
+      const unsigned char* p = top_row + static_cast<std::int64_t>(x) * d.stride_w;
+      std::int32_t acc = 0;
+      for (int j = 0; j < t.xsize; ++j, p += d.stride_h) {
+        const unsigned pair = shared ? pairs[j >> 1] : fixed_pair(dy, t, j >> 1, precision);
+        acc += static_cast<std::int32_t>(*p) * ((j & 1) ? high_weight(pair) : low_weight(pair));
+      }
+      out_row[x] = static_cast<A>(acc) * unit;
+    }
+    return;
   }
+  if (shared) {
+    for (int j = static_cast<int>(threadIdx.x); j < t.xsize; j += blockDim.x) weights[j] = tap_weight(dy, t, j);
+  }
+  __syncthreads();
   const A w0 = shared ? weights[0] : tap_weight(dy, t, 0);
   const T* const top_row = static_cast<const T*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top + t.xmin) * d.stride_h +
                            static_cast<std::int64_t>(box.left) * d.stride_w;
@@ -359,6 +370,10 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
   A* const wx = wy + kTileRows * a.layout.ty_cap;              // [tx_cap][kTileCols]
   A* const vsum = wx + a.layout.tx_cap * kTileCols;            // [kTileRows][span]
   __shared__ int span_lo, span;
+  __shared__ int row_precision[kTileRows];  // uint8: the fixed-point precision of each row's vertical weights
+  constexpr bool kFixed = std::is_same_v<T, unsigned char>;
+  unsigned* const wyq = reinterpret_cast<unsigned*>(wy);  // uint8: [kTileRows][pair_cap] int16 pairs, in wy's place
+  const int pair_cap = (a.layout.ty_cap + 1) / 2;
 
   const int n = static_cast<int>(blockIdx.z);
   const ImageDesc& d = a.table.image[n];
@@ -389,13 +404,23 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
     }
   } else if (me < kTileCols + kTileRows) {
     const int r = me - kTileCols;
-    row_taps[r] = taps(dy, oy0 + min(r, rows - 1) + a.win_top);
+    const Taps<A> t = taps(dy, oy0 + min(r, rows - 1) + a.win_top);
+    row_taps[r] = t;
+    if constexpr (kFixed) row_precision[r] = fixed_precision_of(t);
   }
   __syncthreads();
-  for (int i = me; i < kTileRows * a.layout.ty_cap; i += kTileThreads) {
-    const int r = i / a.layout.ty_cap, j = i % a.layout.ty_cap;
-    const Taps<A>& t = row_taps[r];
-    if (j < t.xsize) wy[i] = tap_weight(dy, t, j);
+  if constexpr (kFixed) {
+    for (int i = me; i < kTileRows * pair_cap; i += kTileThreads) {
+      const int r = i / pair_cap, p = i % pair_cap;
+      const Taps<A>& t = row_taps[r];
+      if (2 * p < t.xsize) wyq[i] = fixed_pair(dy, t, p, row_precision[r]);
+    }
+  } else {
+    for (int i = me; i < kTileRows * a.layout.ty_cap; i += kTileThreads) {
+      const int r = i / a.layout.ty_cap, j = i % a.layout.ty_cap;
+      const Taps<A>& t = row_taps[r];
+      if (j < t.xsize) wy[i] = tap_weight(dy, t, j);
+    }
   }
   for (int i = me; i < a.layout.tx_cap * kTileCols; i += kTileThreads) {
     const int j = i / kTileCols, q = i % kTileCols;
@@ -424,14 +449,15 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
           static_cast<const unsigned char*>(d.data) + c * d.stride_c + static_cast<std::int64_t>(box.top) * d.stride_h;
       for (int r = start_r, q = start_q; r < rows;) {
         const Taps<A>& t = row_taps[r];
-        const A* const w = wy + r * a.layout.ty_cap;
         const int col = quad0 + 4 * q;
-        A acc[4];
-        vertical_quad<A>(plane + static_cast<std::int64_t>(t.xmin) * d.stride_h, d.stride_h, col, d.w, w, t.xsize, acc);
+        std::int32_t acc[4];
+        vertical_quad_fixed(plane + static_cast<std::int64_t>(t.xmin) * d.stride_h, d.stride_h, col, d.w, wyq + r * pair_cap,
+                            t.xsize, acc);
+        const A unit = kernels::fixed_unit(row_precision[r]);
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
           const int x = col + k - span_left;
-          if (x >= 0 && x < width) vsum[r * width + x] = acc[k];
+          if (x >= 0 && x < width) vsum[r * width + x] = static_cast<A>(acc[k]) * unit;
         }
         q += step_q;
         r += step_r;
@@ -447,14 +473,24 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
     for (int i = by_quads ? rows * width : me; i < rows * width; i += kTileThreads) {
       const int r = i / width, x = i - r * width;
       const Taps<A>& t = row_taps[r];
-      const A* const w = wy + r * a.layout.ty_cap;
       const T* p = base + static_cast<std::int64_t>(t.xmin) * d.stride_h + static_cast<std::int64_t>(x) * d.stride_w;
-      A acc = kernels::load_as<A>(*p) * w[0];
-      for (int j = 1; j < t.xsize; ++j) {
-        p += d.stride_h;
-        acc = kernels::fused_mul_add(kernels::load_as<A>(*p), w[j], acc);
+      if constexpr (kFixed) {
+        const unsigned* const pairs = wyq + r * pair_cap;
+        std::int32_t acc = 0;
+        for (int j = 0; j < t.xsize; ++j, p += d.stride_h) {
+          const unsigned pair = pairs[j >> 1];
+          acc += static_cast<std::int32_t>(*p) * ((j & 1) ? high_weight(pair) : low_weight(pair));
+        }
+        vsum[r * width + x] = static_cast<A>(acc) * kernels::fixed_unit(row_precision[r]);
+      } else {
+        const A* const w = wy + r * a.layout.ty_cap;
+        A acc = kernels::load_as<A>(*p) * w[0];
+        for (int j = 1; j < t.xsize; ++j) {
+          p += d.stride_h;
+          acc = kernels::fused_mul_add(kernels::load_as<A>(*p), w[j], acc);
+        }
+        vsum[r * width + x] = acc;
       }
-      vsum[r * width + x] = acc;
     }
     __syncthreads();
     // Horizontal filter, rounding and the tail: a thread per output column q and pair of rows

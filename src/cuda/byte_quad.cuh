@@ -91,4 +91,66 @@ __device__ SV_FORCE_INLINE A quad_byte(std::uint32_t v, int k) {
   }
 }
 
+// ---- fixed point: int16 weights two to a word, two bytes per DP2A ---------------------------------
+
+// The int16 weights of a packed pair: tap 2p in the low half, 2p + 1 in the high half.
+__device__ SV_FORCE_INLINE std::int32_t low_weight(unsigned pair) { return static_cast<std::int16_t>(pair & 0xFFFFu); }
+__device__ SV_FORCE_INLINE std::int32_t high_weight(unsigned pair) { return static_cast<std::int32_t>(pair) >> 16; }
+
+// acc + the two int16 weights of `pair` times the unsigned bytes 0, 1 (High: 2, 3) of `bytes`.
+template <bool High>
+__device__ SV_FORCE_INLINE std::int32_t dot2(unsigned pair, unsigned bytes, std::int32_t acc) {
+  std::int32_t d;
+  if constexpr (High) {
+    asm("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(pair), "r"(bytes), "r"(acc));
+  } else {
+    asm("dp2a.lo.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(pair), "r"(bytes), "r"(acc));
+  }
+  return d;
+}
+
+// acc[k] + the pair's weights times byte k of two rows' quads v0 (tap 2p) and v1 (tap 2p + 1): the
+// quads interleaved byte by byte (two PRMTs) so that each DP2A takes one column's two taps.
+__device__ SV_FORCE_INLINE void dot2_quads(unsigned pair, std::uint32_t v0, std::uint32_t v1, std::int32_t (&acc)[4]) {
+  const unsigned lo = __byte_perm(v0, v1, 0x5140u);  // v0.b0 v1.b0 v0.b1 v1.b1
+  const unsigned hi = __byte_perm(v0, v1, 0x7362u);  // v0.b2 v1.b2 v0.b3 v1.b3
+  acc[0] = dot2<false>(pair, lo, acc[0]);
+  acc[1] = dot2<true>(pair, lo, acc[1]);
+  acc[2] = dot2<false>(pair, hi, acc[2]);
+  acc[3] = dot2<true>(pair, hi, acc[3]);
+}
+
+// The vertical filter of image columns [col, col + 4) of uint8 rows starting at `rows` (the first
+// tap's row, `stride` bytes apart) in fixed point: sum_j q_j * byte_j in int32, exactly (|q_j| <
+// 2^15, bytes < 2^8, a few dozen taps), so any order of the taps gives the same sums. `pairs`
+// holds the taps' int16 weights two a word (0 past the last tap). One word per tap serves four
+// columns where the quad lies inside the row; columns outside the row give 0.
+__device__ SV_FORCE_INLINE void vertical_quad_fixed(const unsigned char* rows, std::int64_t stride, int col, int width,
+                                                    const unsigned* pairs, int taps, std::int32_t (&acc)[4]) {
+#pragma unroll
+  for (int k = 0; k < 4; ++k) acc[k] = 0;
+  if (quad_inside(col, width)) {
+    with_quad_rows(rows + col, stride, [&](auto next_row) {
+      const unsigned* w = pairs;
+#pragma unroll 2
+      for (int p = taps >> 1; p > 0; --p) {
+        const std::uint32_t v0 = next_row();
+        const std::uint32_t v1 = next_row();
+        dot2_quads(*w++, v0, v1, acc);
+      }
+      if (taps & 1) dot2_quads(*w, next_row(), 0u, acc);  // the last pair's high weight is 0
+    });
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    if (col + k < 0 || col + k >= width) continue;
+    const unsigned char* p = rows + col + k;
+    for (int j = 0; j < taps; ++j, p += stride) {
+      const unsigned pair = pairs[j >> 1];
+      acc[k] += static_cast<std::int32_t>(*p) * ((j & 1) ? high_weight(pair) : low_weight(pair));
+    }
+  }
+}
+
 }  // namespace streamvision::cuda

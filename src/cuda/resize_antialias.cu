@@ -1,4 +1,5 @@
-// CUDA antialiased resize (bilinear / bicubic, float path; double for float64 images).
+// CUDA antialiased resize (bilinear / bicubic, float path; double for float64 images; uint8 images'
+// vertical pass in fixed point, kernels::fixed_precision).
 //
 // One small kernel computes both dimensions' tap spans and weights (kernels::aa_weights) into
 // stream-ordered scratch. The resampling kernel then reads the input once: a block owns one plane
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "core/dtype_dispatch.hpp"
+#include "cuda/byte_quad.cuh"
 #include "cuda/elementwise.cuh"
 #include "cuda/geometry.cuh"
 #include "cuda/resize.cuh"
@@ -36,17 +38,29 @@ struct AaTable {
   const int* xsize;
   const A* w;  // tap-major: w[j * size + i]
   int size;
+  // uint8 images' rows: the weights in fixed point (kernels::fixed_precision), tap-major as w,
+  // and each output's precision. Null otherwise.
+  const std::int32_t* q = nullptr;
+  const int* precision = nullptr;
 };
 
 template <class A>
 __global__ void aa_tables_kernel(kernels::AaDim<A> dx, kernels::AaDim<A> dy, int* xmin, int* xsize, A* wx, int* ymin,
-                                 int* ysize, A* wy) {
+                                 int* ysize, A* wy, std::int32_t* qy, int* py) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   // Tap-major tables: w[j * out_size + i].
   if (blockIdx.y == 0) {
     if (i < dx.out_size) kernels::aa_weights(dx, i, xmin[i], xsize[i], wx + i, dx.out_size);
-  } else {
-    if (i < dy.out_size) kernels::aa_weights(dy, i, ymin[i], ysize[i], wy + i, dy.out_size);
+  } else if (i < dy.out_size) {
+    kernels::aa_weights(dy, i, ymin[i], ysize[i], wy + i, dy.out_size);
+    if (qy != nullptr) {  // uint8: the rows' weights in fixed point too
+      const std::int64_t stride = dy.out_size;
+      A peak = 0;
+      for (int j = 0; j < ysize[i]; ++j) peak = max(peak, fabs(wy[i + j * stride]));
+      const int p = kernels::fixed_precision(static_cast<double>(peak));
+      py[i] = p;
+      for (int j = 0; j < ysize[i]; ++j) qy[i + j * stride] = kernels::int16_weight(static_cast<double>(wy[i + j * stride]), p);
+    }
   }
 }
 
@@ -73,6 +87,7 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   A* row = reinterpret_cast<A*>(smem_raw);
   constexpr int VEC = kAaVec<T>;
+  constexpr bool kFixed = std::is_same_v<T, std::uint8_t>;  // the vertical pass in fixed point
   const ResampleTile t = resample_tile(a);  // the tile reads elements [run0, run0 + span) of a row
   const int oy0 = t.oy0, oy1 = t.oy1, ox0 = t.ox0, ox1 = t.ox1, xs0 = t.xs0, span = t.span, run0 = t.run0, g = a.group;
   const int shift = a.vector_loads ? run0 % VEC : 0;  // so that loads are aligned
@@ -125,9 +140,63 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
             }
           }
         };
+        A acc[VEC], acc2[VEC];
+        if constexpr (kFixed) {
+          // uint8: exact int32 sums of the fixed-point weights (kernels::fixed_precision), the
+          // bits of the tiled kernel (cuda/batch.cu) whatever the order.
+          std::int32_t sum[VEC] = {}, sum2[VEC] = {};
+          const std::int32_t* const qy = a.ty.q + oy;
+          const std::int32_t* const qy2 = a.ty.q + oy + 1;
+          auto q1 = [&](int t) { return t < ny ? qy[static_cast<std::int64_t>(t) * a.ty.size] : 0; };
+          auto q2 = [&](int t) { return t >= lead && t < lead + ny2 ? qy2[static_cast<std::int64_t>(t - lead) * a.ty.size] : 0; };
+          if (full) {
+            // Two input rows a step: their bytes interleaved column by column (PRMT), each DP2A
+            // takes a column's two taps (cuda/byte_quad.cuh). Past the last row the weights are 0.
+            const T* r = plane + static_cast<std::int64_t>(y0) * a.in.stride_h + (a.contiguous ? run0 : 0) + e;
+            for (int t = 0; t < rows; t += 2, r += 2 * a.in.stride_h) {
+              const uint2 w0 = *reinterpret_cast<const uint2*>(r);
+              const uint2 w1 = t + 1 < rows ? *reinterpret_cast<const uint2*>(r + a.in.stride_h) : w0;
+              const unsigned b[4] = {__byte_perm(w0.x, w1.x, 0x5140u), __byte_perm(w0.x, w1.x, 0x7362u),
+                                     __byte_perm(w0.y, w1.y, 0x5140u), __byte_perm(w0.y, w1.y, 0x7362u)};
+              const unsigned p1 = kernels::pack_int16_pair(static_cast<std::int16_t>(q1(t)), static_cast<std::int16_t>(q1(t + 1)));
+#pragma unroll
+              for (int k = 0; k < 4; ++k) {
+                sum[2 * k] = dot2<false>(p1, b[k], sum[2 * k]);
+                sum[2 * k + 1] = dot2<true>(p1, b[k], sum[2 * k + 1]);
+              }
+              if (two) {
+                const unsigned p2 = kernels::pack_int16_pair(static_cast<std::int16_t>(q2(t)), static_cast<std::int16_t>(q2(t + 1)));
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {
+                  sum2[2 * k] = dot2<false>(p2, b[k], sum2[2 * k]);
+                  sum2[2 * k + 1] = dot2<true>(p2, b[k], sum2[2 * k + 1]);
+                }
+              }
+            }
+          } else {
+            for (int t = 0; t < rows; ++t) {
+              const T* r = plane + static_cast<std::int64_t>(y0 + t) * a.in.stride_h + (a.contiguous ? run0 : 0);
+              const std::int32_t w = q1(t), w2 = q2(t);
+#pragma unroll
+              for (int k = 0; k < VEC; ++k) {
+                const int idx = e + k;
+                const std::int32_t v = idx >= 0 && idx < span ? static_cast<std::int32_t>(a.contiguous ? r[idx] : at(r, run0 + idx)) : 0;
+                sum[k] += v * w;
+                sum2[k] += v * w2;
+              }
+            }
+          }
+          const A unit = kernels::fixed_unit(a.ty.precision[oy]);
+          const A unit2 = two ? kernels::fixed_unit(a.ty.precision[oy + 1]) : A(0);
+#pragma unroll
+          for (int k = 0; k < VEC; ++k) {
+            acc[k] = static_cast<A>(sum[k]) * unit;
+            acc2[k] = static_cast<A>(sum2[k]) * unit2;
+          }
+        } else {
         // Each sum takes its taps in order, the first as a product: the same bits as one row at a
         // time (the second's first tap is fma(v, w, 0), the same rounded product).
-        A acc[VEC], acc2[VEC], v[VEC];
+        A v[VEC];
         load_row(0, v);
         const A w0 = wy[0];
 #pragma unroll
@@ -153,6 +222,7 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
 #pragma unroll
             for (int k = 0; k < VEC; ++k) acc2[k] = kernels::fused_mul_add(v[k], w, acc2[k]);
           }
+        }
         }
         if constexpr (std::is_same_v<A, float> && VEC % 4 == 0) {
           // 16-byte stores: scalar stores of VEC consecutive floats per thread would hit each
@@ -272,8 +342,10 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
   const dim3 grid(static_cast<unsigned>(bands * a.col_tiles), static_cast<unsigned>(std::min<std::int64_t>(a.planes, 65535)));
 
   // Tables in stream-ordered scratch.
+  constexpr bool fixed = std::is_same_v<T, std::uint8_t>;
   Scratch scratch(2 * Scratch::aligned_bytes<int>(out.w) + Scratch::aligned_bytes<A>(out.w * dx.max_taps) +
-                      2 * Scratch::aligned_bytes<int>(out.h) + Scratch::aligned_bytes<A>(out.h * dy.max_taps),
+                      2 * Scratch::aligned_bytes<int>(out.h) + Scratch::aligned_bytes<A>(out.h * dy.max_taps) +
+                      (fixed ? Scratch::aligned_bytes<std::int32_t>(out.h * dy.max_taps) + Scratch::aligned_bytes<int>(out.h) : 0),
                   input.device(), stream);
   int* const tx_min = scratch.take<int>(out.w);
   int* const tx_size = scratch.take<int>(out.w);
@@ -282,11 +354,13 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
   int* const ty_size = scratch.take<int>(out.h);
   A* const ty_w = scratch.take<A>(out.h * dy.max_taps);
   a.tx = {tx_min, tx_size, tx_w, static_cast<int>(out.w)};
-  a.ty = {ty_min, ty_size, ty_w, static_cast<int>(out.h)};
+  std::int32_t* const ty_q = fixed ? scratch.take<std::int32_t>(out.h * dy.max_taps) : nullptr;
+  int* const ty_precision = fixed ? scratch.take<int>(out.h) : nullptr;
+  a.ty = {ty_min, ty_size, ty_w, static_cast<int>(out.h), ty_q, ty_precision};
 
   LaunchScope scope(stream, "resize");
   aa_tables_kernel<A><<<dim3(blocks_for(std::max(out.w, out.h)), 2), kBlockThreads, 0, scope.handle()>>>(
-      dx, dy, tx_min, tx_size, tx_w, ty_min, ty_size, ty_w);
+      dx, dy, tx_min, tx_size, tx_w, ty_min, ty_size, ty_w, ty_q, ty_precision);
   scope.check_launch();
   aa_kernel<T, A><<<grid, kThreads, static_cast<std::size_t>(shared), scope.handle()>>>(a);
   scope.check_launch();

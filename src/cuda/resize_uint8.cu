@@ -49,6 +49,7 @@
 #include <optional>
 #include <vector>
 
+#include "cuda/byte_quad.cuh"
 #include "cuda/geometry.cuh"
 #include "cuda/resize.cuh"
 #include "core/tensor_views.hpp"
@@ -100,21 +101,6 @@ __global__ void __launch_bounds__(kTableThreads) int16_tables_kernel(kernels::In
     const unsigned hi = 2 * p + 1 < t.taps ? static_cast<std::uint16_t>(kernels::int16_weight(w[2 * p + 1], precision)) : 0u;
     t.pairs[k] = lo | (hi << 16);
   }
-}
-
-__device__ SV_FORCE_INLINE std::int32_t low_weight(unsigned pair) { return static_cast<std::int16_t>(pair & 0xFFFFu); }
-__device__ SV_FORCE_INLINE std::int32_t high_weight(unsigned pair) { return static_cast<std::int32_t>(pair) >> 16; }
-
-// acc + the two int16 weights of `pair` times the unsigned bytes 0, 1 (High: 2, 3) of `bytes`.
-template <bool High>
-__device__ SV_FORCE_INLINE std::int32_t dot2(unsigned pair, unsigned bytes, std::int32_t acc) {
-  std::int32_t d;
-  if constexpr (High) {
-    asm("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(pair), "r"(bytes), "r"(acc));
-  } else {
-    asm("dp2a.lo.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(pair), "r"(bytes), "r"(acc));
-  }
-  return d;
 }
 
 // Threads per fused block: at most one per output column (and channel) of a tile.

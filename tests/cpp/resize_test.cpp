@@ -1,17 +1,21 @@
 // resize / resized_crop on the CPU: hand-computed cases (nearest indices, bilinear lambdas, the
 // antialias weights of a 2x downscale), an independent double-precision reference over dtypes,
 // shapes, layouts and modes, the output-size rules, and bad input. On CUDA: equal to the CPU bit
-// for bit in every mode, at extreme antialias ratios and for the fused uint8 bicubic kernel
-// (skipped without a GPU).
+// for bit in every mode, at extreme antialias ratios and for the fused uint8 bicubic kernel, and
+// uint8 bilinear antialias equal to a host reference of its fixed-point arithmetic (skipped
+// without a GPU).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <string_view>
+#include <vector>
 
 #include "geometry_test_utils.hpp"
 #if SV_WITH_CUDA
 #include "cuda/resize.cuh"
 #endif
+#include "kernels/resize_weights.hpp"
 
 namespace svt {
 namespace {
@@ -391,7 +395,7 @@ TEST(Resize, CudaEqualsCpu) {
 // uint8 bilinear antialias on CUDA goes through resized_crop_batch's tiled kernel (cuda/batch.cu,
 // byte quads) wherever it applies: [C, H, W] and [N, C, H, W] images with unit-stride rows,
 // downscales, upscales and mixed ones, one to four channels. The reference is the antialias
-// kernel itself (cuda/resize_antialias.cu, which reproduces torchvision's CUDA result): bit for
+// kernel itself (cuda/resize_antialias.cu; both sum the vertical pass in fixed point): bit for
 // bit, for every layout (channels_last and strided rows, and a span too wide for a tile, stay on
 // that kernel), and the input unchanged.
 #if SV_WITH_CUDA
@@ -420,6 +424,71 @@ TEST(Resize, Uint8BilinearAntialiasByTilesEqualsTheAntialiasKernel) {
   }
 }
 #endif
+
+// The CUDA engine's uint8 antialiased bilinear arithmetic written out plainly on the host, for a
+// contiguous [C, H, W] image: each output row's vertical weights in fixed point
+// (kernels::fixed_precision of their largest |weight|), the bytes summed exactly in integers and
+// scaled by 2^-p, then the float horizontal filter (first product, then fused multiply-adds in
+// tap order) and resize_output's rounding.
+Tensor uint8_antialias_reference(const Tensor& src, std::int64_t out_h, std::int64_t out_w) {
+  const std::int64_t channels = src.size(0), h = src.size(1), w = src.size(2);
+  const auto dy = kernels::make_aa_dim<float>(h, out_h, kernels::ResampleFilter::Triangle);
+  const auto dx = kernels::make_aa_dim<float>(w, out_w, kernels::ResampleFilter::Triangle);
+  Tensor out = empty({channels, out_h, out_w}, DType::UInt8, Device::cpu());
+  const auto* in = src.data_as<std::uint8_t>();
+  auto* o = out.data_as<std::uint8_t>();
+  std::vector<float> wy(static_cast<std::size_t>(dy.max_taps)), wx(static_cast<std::size_t>(dx.max_taps)), sums(static_cast<std::size_t>(w));
+  for (std::int64_t c = 0; c < channels; ++c) {
+    for (int oy = 0; oy < out_h; ++oy) {
+      int ymin = 0, ysize = 0;
+      kernels::aa_weights(dy, oy, ymin, ysize, wy.data());
+      float peak = 0;
+      for (int j = 0; j < ysize; ++j) peak = std::max(peak, std::fabs(wy[static_cast<std::size_t>(j)]));
+      const int precision = kernels::fixed_precision(peak);
+      for (std::int64_t x = 0; x < w; ++x) {
+        std::int64_t sum = 0;
+        for (int j = 0; j < ysize; ++j) {
+          sum += kernels::int16_weight(wy[static_cast<std::size_t>(j)], precision) * in[(c * h + ymin + j) * w + x];
+        }
+        sums[static_cast<std::size_t>(x)] = static_cast<float>(sum) * kernels::fixed_unit(precision);
+      }
+      for (int ox = 0; ox < out_w; ++ox) {
+        int xmin = 0, xsize = 0;
+        kernels::aa_weights(dx, ox, xmin, xsize, wx.data());
+        const float s = kernels::weighted_sum(wx.data(), 1, xsize, sums.data() + xmin, 1);
+        o[(c * out_h + oy) * out_w + ox] = kernels::resize_output<std::uint8_t>(s);
+      }
+    }
+  }
+  return out;
+}
+
+// CUDA uint8 bilinear antialias against that reference, through every schedule: tiles (whole and
+// partial tiles, down- and upscales), the antialias kernel (channels_last and strided rows, a
+// 1080p image at a mild scale) and both kinds of rows (byte quads, elements).
+TEST(Resize, Uint8BilinearAntialiasCudaEqualsTheFixedPointReference) {
+  SV_REQUIRE_GPU();
+  struct Case {
+    Dims shape;
+    std::vector<std::vector<std::int64_t>> sizes;
+  };
+  const std::vector<Case> cases{{{3, 37, 53}, {{12, 10}, {75, 56}, {1, 1}, {36, 20}}},
+                                {{2, 64, 301}, {{21, 60}, {64, 100}}},
+                                {{3, 270, 480}, {{224, 224}, {135, 240}, {56, 64}}},
+                                {{3, 1080, 1920}, {{224, 224}, {540, 960}}}};
+  std::uint64_t seed = 6900;
+  for (const Case& c : cases) {
+    const Tensor src = random_cpu(c.shape, DType::UInt8, seed++);
+    for (const auto& size : c.sizes) {
+      const Tensor expected = uint8_antialias_reference(src, size[0], size[1]);
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE(describe(c.shape, DType::UInt8, layout) + " -> " + std::to_string(size[0]) + "x" + std::to_string(size[1]));
+        const Tensor in = with_layout(src, layout, kGpu);
+        ASSERT_TRUE(bitwise_equal(expected, to_cpu(functional::resize(in, size, InterpolationMode::Bilinear, std::nullopt, true))));
+      }
+    }
+  }
+}
 
 // Antialiased resize at the benchmark's size and at extreme ratios: tall row bands, wide filter
 // spans (a whole 3000-row column or 5000-element row per output), and more planes than one grid
