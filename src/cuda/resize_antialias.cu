@@ -118,20 +118,9 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
         auto load_row = [&](int t, A (&v)[VEC]) {
           const T* r = plane + static_cast<std::int64_t>(y0 + t) * a.in.stride_h + (a.contiguous ? run0 : 0);
           if (full) {
-            if constexpr (std::is_same_v<T, std::uint8_t> && std::is_same_v<A, float>) {
-              // Byte b becomes the float 2^23 + b (one PRMT), minus 2^23: exact, and at full rate
-              // where I2F runs at a quarter (every byte is converted once per output row it feeds).
-              const uint2 words = *reinterpret_cast<const uint2*>(r + e);
+            const Vec<T, VEC> pack = *reinterpret_cast<const Vec<T, VEC>*>(r + e);
 #pragma unroll
-              for (int k = 0; k < 4; ++k) {
-                v[k] = __uint_as_float(__byte_perm(words.x, 0x4B000000u, 0x7440u + k)) - 8388608.0f;
-                v[4 + k] = __uint_as_float(__byte_perm(words.y, 0x4B000000u, 0x7440u + k)) - 8388608.0f;
-              }
-            } else {
-              const Vec<T, VEC> pack = *reinterpret_cast<const Vec<T, VEC>*>(r + e);
-#pragma unroll
-              for (int k = 0; k < VEC; ++k) v[k] = kernels::load_as<A>(pack.v[k]);
-            }
+            for (int k = 0; k < VEC; ++k) v[k] = kernels::load_as<A>(pack.v[k]);
           } else {
 #pragma unroll
             for (int k = 0; k < VEC; ++k) {
@@ -194,35 +183,35 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
             acc2[k] = static_cast<A>(sum2[k]) * unit2;
           }
         } else {
-        // Each sum takes its taps in order, the first as a product: the same bits as one row at a
-        // time (the second's first tap is fma(v, w, 0), the same rounded product).
-        A v[VEC];
-        load_row(0, v);
-        const A w0 = wy[0];
+          // Each sum takes its taps in order, the first as a product: the same bits as one row at a
+          // time (the second's first tap is fma(v, w, 0), the same rounded product).
+          A v[VEC];
+          load_row(0, v);
+          const A w0 = wy[0];
 #pragma unroll
-        for (int k = 0; k < VEC; ++k) {
-          acc[k] = v[k] * w0;
-          acc2[k] = A(0);
-        }
-        if (lead == 0 && ny2 > 0) {
-          const A w = wy2[0];
+          for (int k = 0; k < VEC; ++k) {
+            acc[k] = v[k] * w0;
+            acc2[k] = A(0);
+          }
+          if (lead == 0 && ny2 > 0) {
+            const A w = wy2[0];
 #pragma unroll
-          for (int k = 0; k < VEC; ++k) acc2[k] = v[k] * w;
-        }
+            for (int k = 0; k < VEC; ++k) acc2[k] = v[k] * w;
+          }
 #pragma unroll 2
-        for (int t = 1; t < rows; ++t) {
-          load_row(t, v);
-          if (t < ny) {
-            const A w = wy[static_cast<std::int64_t>(t) * a.ty.size];
+          for (int t = 1; t < rows; ++t) {
+            load_row(t, v);
+            if (t < ny) {
+              const A w = wy[static_cast<std::int64_t>(t) * a.ty.size];
 #pragma unroll
-            for (int k = 0; k < VEC; ++k) acc[k] = kernels::fused_mul_add(v[k], w, acc[k]);
-          }
-          if (t >= lead && t < lead + ny2) {
-            const A w = wy2[static_cast<std::int64_t>(t - lead) * a.ty.size];
+              for (int k = 0; k < VEC; ++k) acc[k] = kernels::fused_mul_add(v[k], w, acc[k]);
+            }
+            if (t >= lead && t < lead + ny2) {
+              const A w = wy2[static_cast<std::int64_t>(t - lead) * a.ty.size];
 #pragma unroll
-            for (int k = 0; k < VEC; ++k) acc2[k] = kernels::fused_mul_add(v[k], w, acc2[k]);
+              for (int k = 0; k < VEC; ++k) acc2[k] = kernels::fused_mul_add(v[k], w, acc2[k]);
+            }
           }
-        }
         }
         if constexpr (std::is_same_v<A, float> && VEC % 4 == 0) {
           // 16-byte stores: scalar stores of VEC consecutive floats per thread would hit each
