@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "geometry_test_utils.hpp"
@@ -256,6 +257,43 @@ TEST(Resize, AntialiasTwoTimesDownscaleWeights) {
     }
 }
 
+// Output i's antialias taps and float weights of dimension d (kernels::aa_weights, into w), and
+// the precision of their fixed-point form in the CUDA uint8 kernels (kernels::fixed_precision of
+// the largest |weight|).
+int fixed_point_taps(const kernels::AaDim<float>& d, int i, int& first, int& count, std::vector<float>& w) {
+  kernels::aa_weights(d, i, first, count, w.data());
+  float peak = 0;
+  for (int j = 0; j < count; ++j) peak = std::max(peak, std::fabs(w[static_cast<std::size_t>(j)]));
+  return kernels::fixed_precision(peak);
+}
+
+// The CUDA uint8 antialias's fixed-point weights (kernels::fixed_precision), for every output row
+// of downscales from 1x to 1000x and upscales: each int16 weight within half a step of its float
+// weight, none out of int16's range, and no sum of 255 * |q| that could overflow int32.
+TEST(Resize, FixedPointAntialiasWeightsStayInRange) {
+  for (const auto [in, out] : {std::pair{4, 2}, std::pair{1080, 224}, std::pair{1920, 960}, std::pair{300, 299},
+                               std::pair{3000, 3}, std::pair{5000, 5}, std::pair{7, 40}, std::pair{2, 1}}) {
+    for (const kernels::ResampleFilter filter : {kernels::ResampleFilter::Triangle, kernels::ResampleFilter::Cubic}) {
+      const auto d = kernels::make_aa_dim<float>(in, out, filter);
+      std::vector<float> w(static_cast<std::size_t>(d.max_taps));
+      for (int i = 0; i < out; ++i) {
+        int xmin = 0, xsize = 0;
+        const int p = fixed_point_taps(d, i, xmin, xsize, w);
+        ASSERT_TRUE(p >= 0 && p <= 22) << in << " -> " << out << " row " << i;
+        std::int64_t magnitude = 0;
+        for (int j = 0; j < xsize; ++j) {
+          const double wj = w[static_cast<std::size_t>(j)];
+          const std::int16_t q = kernels::int16_weight(wj, p);
+          EXPECT_LE(std::fabs(q / static_cast<double>(1 << p) - wj), 0.5 / (1 << p) + 1e-12) << in << " -> " << out;
+          magnitude += std::abs(static_cast<int>(q));
+        }
+        EXPECT_LT(255 * magnitude, std::int64_t{1} << 31) << in << " -> " << out << " row " << i;
+        EXPECT_EQ(kernels::fixed_unit(p) * static_cast<float>(1 << p), 1.0f);
+      }
+    }
+  }
+}
+
 TEST(Resize, OutputSizeRules) {
   using functional::resized_output_size;
   EXPECT_EQ(resized_output_size(480, 640, std::vector<std::int64_t>{256}), (std::vector<std::int64_t>{256, 341}));
@@ -441,10 +479,7 @@ Tensor uint8_antialias_reference(const Tensor& src, std::int64_t out_h, std::int
   for (std::int64_t c = 0; c < channels; ++c) {
     for (int oy = 0; oy < out_h; ++oy) {
       int ymin = 0, ysize = 0;
-      kernels::aa_weights(dy, oy, ymin, ysize, wy.data());
-      float peak = 0;
-      for (int j = 0; j < ysize; ++j) peak = std::max(peak, std::fabs(wy[static_cast<std::size_t>(j)]));
-      const int precision = kernels::fixed_precision(peak);
+      const int precision = fixed_point_taps(dy, oy, ymin, ysize, wy);
       for (std::int64_t x = 0; x < w; ++x) {
         std::int64_t sum = 0;
         for (int j = 0; j < ysize; ++j) {
