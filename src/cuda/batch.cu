@@ -205,11 +205,7 @@ __global__ void __launch_bounds__(kVerticalThreads) vertical_kernel(VerticalArgs
                                          static_cast<std::int64_t>(box.left) * d.stride_w;
     for (int x = static_cast<int>(threadIdx.x); x < box.w; x += static_cast<int>(blockDim.x)) {
       const unsigned char* p = top_row + static_cast<std::int64_t>(x) * d.stride_w;
-      std::int32_t acc = 0;
-      for (int j = 0; j < t.xsize; ++j, p += d.stride_h) {
-        const unsigned pair = shared ? pairs[j >> 1] : fixed_pair(dy, t, j >> 1, precision);
-        acc += static_cast<std::int32_t>(*p) * ((j & 1) ? high_weight(pair) : low_weight(pair));
-      }
+      const std::int32_t acc = fixed_column_sum(p, d.stride_h, t.xsize, [&](int i) { return shared ? pairs[i] : fixed_pair(dy, t, i, precision); });
       out_row[x] = static_cast<A>(acc) * unit;
     }
     return;
@@ -476,11 +472,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a)
       const T* p = base + static_cast<std::int64_t>(t.xmin) * d.stride_h + static_cast<std::int64_t>(x) * d.stride_w;
       if constexpr (kFixed) {
         const unsigned* const pairs = wyq + r * pair_cap;
-        std::int32_t acc = 0;
-        for (int j = 0; j < t.xsize; ++j, p += d.stride_h) {
-          const unsigned pair = pairs[j >> 1];
-          acc += static_cast<std::int32_t>(*p) * ((j & 1) ? high_weight(pair) : low_weight(pair));
-        }
+        const std::int32_t acc = fixed_column_sum(p, d.stride_h, t.xsize, [&](int i) { return pairs[i]; });
         vsum[r * width + x] = static_cast<A>(acc) * kernels::fixed_unit(row_precision[r]);
       } else {
         const A* const w = wy + r * a.layout.ty_cap;

@@ -120,6 +120,19 @@ __device__ SV_FORCE_INLINE void dot2_quads(unsigned pair, std::uint32_t v0, std:
   acc[3] = dot2<true>(pair, hi, acc[3]);
 }
 
+// One column's vertical filter in fixed point, a byte at a time: sum_j q_j * p[j * stride] in int32
+// (exact, so it equals the quad paths' sums). For columns outside whole quads and strided images.
+// pair_of(i) gives the packed int16 weights of taps 2i and 2i + 1 (from a table, or computed).
+template <class PairOf>
+__device__ SV_FORCE_INLINE std::int32_t fixed_column_sum(const unsigned char* p, std::int64_t stride, int taps, PairOf pair_of) {
+  std::int32_t acc = 0;
+  for (int j = 0; j < taps; ++j, p += stride) {
+    const unsigned pair = pair_of(j >> 1);
+    acc += static_cast<std::int32_t>(*p) * ((j & 1) ? high_weight(pair) : low_weight(pair));
+  }
+  return acc;
+}
+
 // The vertical filter of image columns [col, col + 4) of uint8 rows starting at `rows` (the first
 // tap's row, `stride` bytes apart) in fixed point: sum_j q_j * byte_j in int32, exactly (|q_j| <
 // 2^15, bytes < 2^8, a few dozen taps), so any order of the taps gives the same sums. `pairs`
@@ -144,12 +157,7 @@ __device__ SV_FORCE_INLINE void vertical_quad_fixed(const unsigned char* rows, s
   }
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    if (col + k < 0 || col + k >= width) continue;
-    const unsigned char* p = rows + col + k;
-    for (int j = 0; j < taps; ++j, p += stride) {
-      const unsigned pair = pairs[j >> 1];
-      acc[k] += static_cast<std::int32_t>(*p) * ((j & 1) ? high_weight(pair) : low_weight(pair));
-    }
+    if (col + k >= 0 && col + k < width) acc[k] = fixed_column_sum(rows + col + k, stride, taps, [&](int i) { return pairs[i]; });
   }
 }
 
