@@ -6,8 +6,8 @@
 //
 // Memory-level parallelism: an H200 SM needs ~25 KB in flight to reach copy bandwidth. A thread
 // therefore locates and loads all its kChunks = 4 chunks before it stores any (64 bytes in flight
-// per thread), and __launch_bounds__(256, 3) keeps registers low enough for at least 3 blocks
-// per SM: 768 threads x 64 bytes = 48 KB or more. One chunk per thread would cap it at
+// per thread), and __launch_bounds__(256, 4) keeps registers at 64 for 4 blocks per SM:
+// 1024 threads x 64 bytes = 64 KB or more. One chunk per thread would cap it at
 // 2048 x 16 = 32 KB, and much less in practice since most threads are busy with index math
 // rather than waiting.
 //
@@ -24,9 +24,10 @@
 //
 // The other chunks (touching a left/right border, a row end when the row's byte length is not a
 // multiple of 16, or a source row end for an unaligned source: one or two per row) map element
-// by element after the fast stores, by the whole warp at once: 32 / VEC chunks per pass, one
-// element per lane, so a warp owing one such chunk (most warps, for uint8 pads) pays ~one
-// element mapping (~60 instructions), not VEC of them in a row. Index math is 32-bit
+// by element before the fast stores (their loads overlap the fast loads in flight), by the whole
+// warp at once: 32 / VEC chunks per pass, one element per lane, so a warp owing one such chunk
+// (most warps, for uint8 pads) pays ~one element mapping (~60 instructions), not VEC of them in a
+// row. Index math is 32-bit
 // multiply-shift division; outputs above 2^30 elements are launched in pieces of whole rows.
 #include <cuda_runtime.h>
 
@@ -94,7 +95,7 @@ __device__ SV_FORCE_INLINE T pad_value(const T* in, const kernels::PadPlan& p, c
 }
 
 template <class T, bool RoundTrip, int Capacity>
-__global__ void __launch_bounds__(256, 3)
+__global__ void __launch_bounds__(256, 4)
     pad_kernel(const T* __restrict__ in, T* __restrict__ out, const __grid_constant__ kernels::PadPlan p,
                const kernels::FastDivmod row_len, const PadPiece piece, const __grid_constant__ PadFill<T, Capacity> fill) {
   constexpr int VEC = 16 / sizeof(T);
@@ -150,24 +151,11 @@ __global__ void __launch_bounds__(256, 3)
     fast |= 1u << u;
   }
 
-  // Phase 2: store the fast chunks.
-#pragma unroll
-  for (int u = 0; u < kChunks; ++u) {
-    if (((fast >> u) & 1u) == 0) continue;
-    Chunk<T> chunk;
-    chunk.bits = shift[u] == 0 ? block_lo[u] : funnel16(block_lo[u], block_hi[u], shift[u]);
-    if constexpr (RoundTrip) {
-#pragma unroll
-      for (int k = 0; k < VEC; ++k) chunk.v[k] = kernels::float32_round_trip(chunk.v[k]);
-    }
-    const std::uint32_t f0 = ((blockIdx.x * kChunks + u) * 256u + threadIdx.x) * VEC;
-    *reinterpret_cast<uint4*>(piece_out + f0) = chunk.bits;
-  }
-
-  // Phase 3: the other chunks (rare: borders and row ends), element by element by the whole
-  // warp: each pass takes up to 32 / VEC of the chunks its threads still owe, one element per
-  // lane. A thread mapping its own chunk would take VEC serial element mappings while the rest
-  // of its warp waits.
+  // Phase 2: the other chunks (rare: borders and row ends), element by element by the whole
+  // warp, while the fast chunks' loads are still in flight (after the fast stores, their loads
+  // would cost each warp another memory round trip). Each pass takes up to 32 / VEC of the
+  // chunks its threads still owe, one element per lane. A thread mapping its own chunk would
+  // take VEC serial element mappings while the rest of its warp waits.
   constexpr unsigned kPerPass = 32 / VEC;
   const unsigned lane = threadIdx.x % 32u;
   for (;;) {
@@ -189,6 +177,20 @@ __global__ void __launch_bounds__(256, 3)
       piece_out[f] = pad_value<T, RoundTrip>(in, p, fill, kernels::pad_row(p, piece.first_row + row), e);
     }
     if (slow != 0 && __popc(owing & ((1u << lane) - 1u)) < kPerPass) slow &= slow - 1;  // taken this pass
+  }
+
+  // Phase 3: store the fast chunks.
+#pragma unroll
+  for (int u = 0; u < kChunks; ++u) {
+    if (((fast >> u) & 1u) == 0) continue;
+    Chunk<T> chunk;
+    chunk.bits = shift[u] == 0 ? block_lo[u] : funnel16(block_lo[u], block_hi[u], shift[u]);
+    if constexpr (RoundTrip) {
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) chunk.v[k] = kernels::float32_round_trip(chunk.v[k]);
+    }
+    const std::uint32_t f0 = ((blockIdx.x * kChunks + u) * 256u + threadIdx.x) * VEC;
+    *reinterpret_cast<uint4*>(piece_out + f0) = chunk.bits;
   }
 }
 
