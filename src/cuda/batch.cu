@@ -326,6 +326,14 @@ __global__ void __launch_bounds__(kHorizontalThreads) horizontal_kernel(Horizont
 constexpr int kTileCols = 32;
 constexpr int kTileRows = 16;
 constexpr int kTileThreads = 256;
+// Blocks a multiprocessor must hold: uint8 images with another output type (resized_crop_batch's
+// float32 tail) came out of the fixed-point vertical pass at 62 registers, 4 blocks a
+// multiprocessor where they had 5, and 256 RandomResizedCrops to float32 ran 7 % slower (H100,
+// bench/RESULTS.md, twenty-ninth session). Held at 5 they take 48 registers without spills. 0
+// leaves the others to the compiler's choice, as no second argument does (uint8 to uint8: 40
+// registers, 6 blocks; 1 would let them grow to 78).
+template <class T, class O>
+inline constexpr int kTileMinBlocks = std::is_same_v<T, unsigned char> && !std::is_same_v<O, unsigned char> ? 5 : 0;
 static_assert(kTileRows * kTileCols == 2 * kTileThreads, "the horizontal pass: a thread per column and pair of rows");
 
 struct TileLayout {
@@ -358,7 +366,7 @@ struct TileArgs {
 };
 
 template <class T, class O, class A>
-__global__ void __launch_bounds__(kTileThreads) tile_kernel(TileArgs<T, O, A> a) {
+__global__ void __launch_bounds__(kTileThreads, kTileMinBlocks<T, O>) tile_kernel(TileArgs<T, O, A> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   Taps<A>* const row_taps = reinterpret_cast<Taps<A>*>(smem_raw);
   Taps<A>* const col_taps = row_taps + kTileRows;
