@@ -238,7 +238,9 @@ __global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
       const int outputs = (ox1 - ox0) * g;
       for (int i = static_cast<int>(threadIdx.x); i < (two ? 2 * outputs : outputs); i += kThreads) {
         const int r = i >= outputs ? 1 : 0, q = i - r * outputs;
-        const int ox = ox0 + q / g, c = q % g;
+        // Planar images (g == 1, the usual case) skip the division: ~25 instructions an output
+        // where the filter itself takes ~5 a tap.
+        const int ox = ox0 + (g == 1 ? q : q / g), c = g == 1 ? 0 : q % g;
         const A s = kernels::weighted_sum(a.tx.w + ox, a.tx.size, a.tx.xsize[ox], row + r * a.row_pitch + (a.tx.xmin[ox] - xs0) * g + c, g);
         out_plane[c * a.out.stride_c + (oy + r) * a.out.stride_h + ox * a.out.stride_w] = kernels::resize_output<T>(s);
       }
