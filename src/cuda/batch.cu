@@ -329,11 +329,12 @@ constexpr int kTileThreads = 256;
 // Blocks a multiprocessor must hold: uint8 images with another output type (resized_crop_batch's
 // float32 tail) came out of the fixed-point vertical pass at 62 registers, 4 blocks a
 // multiprocessor where they had 5, and 256 RandomResizedCrops to float32 ran 7 % slower (H100,
-// bench/RESULTS.md, twenty-ninth session). Held at 5 they take 48 registers without spills. 0
-// leaves the others to the compiler's choice, as no second argument does (uint8 to uint8: 40
-// registers, 6 blocks; 1 would let them grow to 78).
+// bench/RESULTS.md, twenty-ninth session). Held at 6 they take 40 registers without spills, and
+// the batch pipelines run 1.06-1.08x faster than at 5 (48 registers; thirtieth session). 0 leaves
+// the others to the compiler's choice, as no second argument does: uint8 to uint8 takes 40
+// registers, 6 blocks; held at 8 (32 registers) 1080p -> 224 ran 4 % slower, and 1 let it grow to 78.
 template <class T, class O>
-inline constexpr int kTileMinBlocks = std::is_same_v<T, unsigned char> && !std::is_same_v<O, unsigned char> ? 5 : 0;
+inline constexpr int kTileMinBlocks = std::is_same_v<T, unsigned char> && !std::is_same_v<O, unsigned char> ? 6 : 0;
 static_assert(kTileRows * kTileCols == 2 * kTileThreads, "the horizontal pass: a thread per column and pair of rows");
 
 struct TileLayout {
