@@ -27,8 +27,8 @@
 // by element before the fast stores (their loads overlap the fast loads in flight), by the whole
 // warp at once: 32 / VEC chunks per pass, one element per lane, so a warp owing one such chunk
 // (most warps, for uint8 pads) pays ~one element mapping (~60 instructions), not VEC of them in a
-// row. Index math is 32-bit
-// multiply-shift division; outputs above 2^30 elements are launched in pieces of whole rows.
+// row. Index math is 32-bit multiply-shift division; outputs above 2^30 elements are launched in
+// pieces of whole rows.
 #include <cuda_runtime.h>
 
 #include <algorithm>
