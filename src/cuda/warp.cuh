@@ -267,10 +267,16 @@ __global__ void __launch_bounds__(kBlockThreads)
       items = j + 1;
     }
   }
-  // Sampling offsets into the box, in bytes: the tap (x0, y0) is box byte (y0 - row0) * 4 pitch +
-  // x0 - 4 word0 (negative for an outside tap, which is never read).
+  // The tap (x0, y0) in the first buffer, as a shared-window address like the stores': box byte
+  // (y0 - row0) * 4 pitch + x0 - 4 word0 (outside the box for an outside tap, which is never read).
+  // Through a generic pointer the compiler rebuilt the window base (S2R, LEA) every plane.
   const int row_bytes = 4 * pitch;
-  const int at = (y0 - row0) * row_bytes + x0 - 4 * word0;
+  const std::uint32_t tap_addr = stage_base + static_cast<std::uint32_t>((y0 - row0) * row_bytes + x0 - 4 * word0);
+  auto shared_byte = [](std::uint32_t addr) {
+    std::uint32_t b;
+    asm volatile("ld.shared.u8 %0, [%1];" : "=r"(b) : "r"(addr));
+    return static_cast<std::uint8_t>(b);
+  };
   // Planes are walked by cursors rather than located from p (a divmod and 64-bit multiplies per
   // plane and pointer): the loads run a plane ahead of the samples and the stores.
   const std::uint32_t channels = static_cast<std::uint32_t>(a.in.c > 0 ? a.in.c : 1);
@@ -302,17 +308,18 @@ __global__ void __launch_bounds__(kBlockThreads)
   for (std::uint32_t p = first; p < last; ++p) {
     if (p + 1 < last) load();
     if (valid) {
-      const std::uint8_t* s = reinterpret_cast<const std::uint8_t*>(&stage[0][0] + buffer) + at;
+      const std::uint32_t s = tap_addr + 4u * static_cast<std::uint32_t>(buffer);
       A v;
       if constexpr (Nearest) {
-        v = x0 >= 0 ? kernels::load_as<A>(s[0]) : A(0);
+        v = x0 >= 0 ? kernels::load_as<A>(shared_byte(s)) : A(0);
       } else {  // bilinear_sample's sum: fma from 0, taps in order
         const unsigned in_taps = t.taps.inside;
+        const std::uint32_t below = s + static_cast<std::uint32_t>(row_bytes);
         v = 0;
-        if (in_taps & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(s[0]), t.taps.w[0], v);
-        if (in_taps & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(s[1]), t.taps.w[1], v);
-        if (in_taps & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(s[row_bytes]), t.taps.w[2], v);
-        if (in_taps & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(s[row_bytes + 1]), t.taps.w[3], v);
+        if (in_taps & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(s)), t.taps.w[0], v);
+        if (in_taps & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(s + 1)), t.taps.w[1], v);
+        if (in_taps & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(below)), t.taps.w[2], v);
+        if (in_taps & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(below + 1)), t.taps.w[3], v);
       }
       const A fill = HasFill ? a.fill[a.fill_count == 1 ? 0 : store_at.channel] : A(0);
       store_at.plane[dst] = kernels::warp_output<T, typename Grid::Sample>(v, t.mask, Nearest, HasFill, fill);

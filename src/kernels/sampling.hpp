@@ -107,16 +107,19 @@ SV_HOST_DEVICE SV_FORCE_INLINE T to_image_dtype(A v) {
   } else {
     static_assert(std::is_unsigned_v<T> && sizeof(T) <= 2, "geometry integer outputs are uint8 or uint16");
     constexpr T max = static_cast<T>(~T(0));
-    if (!(v == v)) return T(0);
     if constexpr (R == IntRounding::Truncate) v = truncate_of(v);
-    if (v <= A(0)) return T(0);
-    if (v >= static_cast<A>(max)) return max;
 #if defined(__CUDA_ARCH__)
     if constexpr (std::is_same_v<A, float>) {
-      // 0 < v < 65535: adding 2^23 rounds to the nearest integer, ties to even.
+      // Without branches (a warp kernel's plane loop is issue-bound): fmaxf returns 0 for NaN and
+      // v <= 0, fminf caps at max, and adding 2^23 to 0 <= v <= 65535 rounds to the nearest
+      // integer, ties to even, in the low mantissa bits.
+      v = fminf(fmaxf(v, 0.0f), static_cast<float>(max));
       return static_cast<T>(__float_as_uint(v + 8388608.0f) - 0x4B000000u);
     }
 #endif
+    if (!(v == v)) return T(0);
+    if (v <= A(0)) return T(0);
+    if (v >= static_cast<A>(max)) return max;
     return static_cast<T>(round_half_even(v));
   }
 }
