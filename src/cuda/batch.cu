@@ -248,6 +248,11 @@ struct OutputTail {
   __device__ SV_FORCE_INLINE O operator()(A sum, int c) const {
     return convert(kernels::resize_output<T>(sum), c);
   }
+  // tile_kernel's form: saturation by compare and branch (kernels::Saturate says why).
+  template <class A>
+  __device__ SV_FORCE_INLINE O with_branches(A sum, int c) const {
+    return convert(kernels::resize_output<T, kernels::Saturate::Branches>(sum), c);
+  }
 };
 
 template <class T, class O, class A>
@@ -511,8 +516,8 @@ __global__ void __launch_bounds__(kTileThreads, kTileMinBlocks<T, O>) tile_kerne
           s0 = kernels::fused_mul_add(v0[j], w, s0);
           s1 = kernels::fused_mul_add(v1[j], w, s1);
         }
-        out[c * os.c + r0 * os.h + q * os.w] = a.tail(s0, c);
-        if (pair) out[c * os.c + r1 * os.h + q * os.w] = a.tail(s1, c);
+        out[c * os.c + r0 * os.h + q * os.w] = a.tail.with_branches(s0, c);
+        if (pair) out[c * os.c + r1 * os.h + q * os.w] = a.tail.with_branches(s1, c);
       }
     }
     __syncthreads();

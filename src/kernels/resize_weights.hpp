@@ -27,12 +27,12 @@ namespace streamvision::kernels {
 
 // A resized value back to the image dtype: torchvision rounds uint8 (half to even) but
 // truncates uint16 (it rounds only uint8 and the signed integer dtypes); floats cast.
-template <class T, class A>
+template <class T, Saturate S = Saturate::Clamp, class A>
 SV_HOST_DEVICE SV_FORCE_INLINE T resize_output(A v) {
   if constexpr (std::is_same_v<T, std::uint16_t>) {
-    return to_image_dtype<T, IntRounding::Truncate>(v);
+    return to_image_dtype<T, IntRounding::Truncate, S>(v);
   } else {
-    return to_image_dtype<T>(v);
+    return to_image_dtype<T, IntRounding::HalfEven, S>(v);
   }
 }
 

@@ -95,10 +95,17 @@ SV_HOST_DEVICE SV_FORCE_INLINE A load_as(T v) {
   return static_cast<A>(to_opmath(v));
 }
 
+// How the GPU saturates a float to uint8 / uint16. Clamp (fminf and fmaxf, no branches) is the
+// shorter code: rotate 1.02x, uint8 antialiased resize to 540x960 1.03x (H100, bench/RESULTS.md,
+// thirty-first session). Branches (compare and branch) is what the tiled batch resize keeps: given
+// Clamp the compiler interleaved more of its columns, 40 -> 62 registers, and 1080p -> 224 ran
+// 13 % slower (10 % held at 40 registers).
+enum class Saturate : std::uint8_t { Clamp, Branches };
+
 // From the accumulation type to the image dtype. Floats round to nearest even; the integer
 // dtypes (uint8, uint16 here) round as asked, then saturate to their range the way the GPU's
 // float-to-integer conversion does (torch's CUDA result); NaN becomes 0.
-template <class T, IntRounding R = IntRounding::HalfEven, class A>
+template <class T, IntRounding R = IntRounding::HalfEven, Saturate S = Saturate::Clamp, class A>
 SV_HOST_DEVICE SV_FORCE_INLINE T to_image_dtype(A v) {
   if constexpr (is_half_like<T>) {
     return T(static_cast<float>(v));
@@ -109,10 +116,9 @@ SV_HOST_DEVICE SV_FORCE_INLINE T to_image_dtype(A v) {
     constexpr T max = static_cast<T>(~T(0));
     if constexpr (R == IntRounding::Truncate) v = truncate_of(v);
 #if defined(__CUDA_ARCH__)
-    if constexpr (std::is_same_v<A, float>) {
-      // Without branches (a warp kernel's plane loop is issue-bound): fmaxf returns 0 for NaN and
-      // v <= 0, fminf caps at max, and adding 2^23 to 0 <= v <= 65535 rounds to the nearest
-      // integer, ties to even, in the low mantissa bits.
+    if constexpr (std::is_same_v<A, float> && S == Saturate::Clamp) {
+      // fmaxf returns 0 for NaN and v <= 0, fminf caps at max; adding 2^23 to 0 <= v <= 65535
+      // rounds to the nearest integer, ties to even, in the low mantissa bits.
       v = fminf(fmaxf(v, 0.0f), static_cast<float>(max));
       return static_cast<T>(__float_as_uint(v + 8388608.0f) - 0x4B000000u);
     }
@@ -120,6 +126,12 @@ SV_HOST_DEVICE SV_FORCE_INLINE T to_image_dtype(A v) {
     if (!(v == v)) return T(0);
     if (v <= A(0)) return T(0);
     if (v >= static_cast<A>(max)) return max;
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<A, float>) {
+      // 0 < v < 65535: adding 2^23 rounds to the nearest integer, ties to even.
+      return static_cast<T>(__float_as_uint(v + 8388608.0f) - 0x4B000000u);
+    }
+#endif
     return static_cast<T>(round_half_even(v));
   }
 }
