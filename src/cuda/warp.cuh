@@ -159,8 +159,14 @@ inline PlaneSteps plane_steps(const kernels::ImageBatch& b) {
   return {b.stride_c, b.stride_n - (std::max<std::int64_t>(b.c, 1) - 1) * b.stride_c};
 }
 
-// A plane's first element, walked plane by plane.
-template <class P>
+// Whether every plane of the batch is one step from the last (a dense [N, C] of planes: the
+// next channel and the next image are the same step).
+inline bool one_plane_step(const PlaneSteps& s) { return s.next_channel == s.next_image; }
+
+// A plane's first element, walked plane by plane. OneStep (one_plane_step held, checked on the
+// host): one 64-bit add a plane, where choosing between the two steps took 8 uniform
+// instructions a plane and cursor in the issue-bound staged loop.
+template <class P, bool OneStep>
 struct PlaneCursor {
   P* plane;
   std::uint32_t channel, channels;
@@ -170,11 +176,12 @@ struct PlaneCursor {
     plane = static_cast<P*>(b.data) + static_cast<std::int64_t>(p / channels) * b.stride_n + static_cast<std::int64_t>(channel) * b.stride_c;
   }
   __device__ SV_FORCE_INLINE void advance(const PlaneSteps& steps) {
-    if (++channel == channels) {
-      channel = 0;
-      plane += steps.next_image;
-    } else {
+    const bool wrapped = ++channel == channels;
+    if (wrapped) channel = 0;  // still counted: a per-channel fill reads it (unused, it compiles away)
+    if constexpr (OneStep) {
       plane += steps.next_channel;
+    } else {
+      plane += wrapped ? steps.next_image : steps.next_channel;
     }
   }
 };
@@ -186,9 +193,10 @@ static_assert(kStagedTileW * kStagedTileH == kBlockThreads, "a thread per pixel 
 constexpr int kStagedWordsPerThread = 6;  // words of a plane's box a thread copies, at most
 constexpr int kStagedWords = kStagedWordsPerThread * kBlockThreads;  // a buffer: 6 KB
 
-// Nearest and HasFill are a.nearest and a.has_fill, as template arguments: the plane loop is
-// issue-bound (bench/RESULTS.md, nineteenth session) and their branches cost it instructions.
-template <class Grid, bool Nearest, bool HasFill>
+// Nearest and HasFill are a.nearest and a.has_fill, and OneStep one_plane_step of both batches,
+// as template arguments: the plane loop is issue-bound (bench/RESULTS.md, nineteenth and
+// thirty-first sessions) and their branches cost it instructions.
+template <class Grid, bool Nearest, bool HasFill, bool OneStep>
 __global__ void __launch_bounds__(kBlockThreads)
     warp_staged_kernel(WarpArgs<std::uint8_t> a, Grid grid, int tiles_w, PlaneSteps in_steps, PlaneSteps out_steps) {
   using T = std::uint8_t;
@@ -280,8 +288,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   // Planes are walked by cursors rather than located from p (a divmod and 64-bit multiplies per
   // plane and pointer): the loads run a plane ahead of the samples and the stores.
   const std::uint32_t channels = static_cast<std::uint32_t>(a.in.c > 0 ? a.in.c : 1);
-  PlaneCursor<const std::uint8_t> load_at(a.in, first, channels);
-  PlaneCursor<std::uint8_t> store_at(a.out, first, channels);
+  PlaneCursor<const std::uint8_t, OneStep> load_at(a.in, first, channels);
+  PlaneCursor<std::uint8_t, OneStep> store_at(a.out, first, channels);
   std::uint32_t next[kStagedWordsPerThread];
   auto load = [&]() {
     const auto* plane = reinterpret_cast<const std::uint32_t*>(load_at.plane);
@@ -305,8 +313,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   __syncthreads();
   int buffer = 0;
-  for (std::uint32_t p = first; p < last; ++p) {
-    if (p + 1 < last) load();
+  // Counted down: with p < last the compiler reloaded and recomputed `last` every plane.
+  for (std::uint32_t left = last > first ? last - first : 0; left > 0; --left) {
+    const bool more = left > 1;  // a plane follows this one
+    if (more) load();
     if (valid) {
       const std::uint32_t s = tap_addr + 4u * static_cast<std::uint32_t>(buffer);
       A v;
@@ -326,7 +336,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
     store_at.advance(out_steps);
     buffer ^= kStagedWords;
-    if (p + 1 < last) store(buffer);
+    if (more) store(buffer);
     __syncthreads();
   }
 }
@@ -377,16 +387,23 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
       const std::int64_t tiles_w = (out.w + kStagedTileW - 1) / kStagedTileW, tiles_h = (out.h + kStagedTileH - 1) / kStagedTileH;
       const dim3 blocks(static_cast<unsigned>(tiles_w * tiles_h), g.grid.y);
       const PlaneSteps in_steps = plane_steps(in), out_steps = plane_steps(out);
-      auto launch = [&](auto nearest, auto has_fill) {
-        warp_staged_kernel<Grid, decltype(nearest)::value, decltype(has_fill)::value><<<blocks, kBlockThreads, 0, scope.handle()>>>(
-            a, grid, static_cast<int>(tiles_w), in_steps, out_steps);
+      auto launch = [&](auto nearest, auto has_fill, auto one_step) {
+        warp_staged_kernel<Grid, decltype(nearest)::value, decltype(has_fill)::value, decltype(one_step)::value>
+            <<<blocks, kBlockThreads, 0, scope.handle()>>>(a, grid, static_cast<int>(tiles_w), in_steps, out_steps);
+      };
+      auto with_steps = [&](auto nearest, auto has_fill) {
+        if (one_plane_step(in_steps) && one_plane_step(out_steps)) {
+          launch(nearest, has_fill, std::true_type{});
+        } else {
+          launch(nearest, has_fill, std::false_type{});
+        }
       };
       using Yes = std::true_type;
       using No = std::false_type;
       if (a.nearest) {
-        a.has_fill ? launch(Yes{}, Yes{}) : launch(Yes{}, No{});
+        a.has_fill ? with_steps(Yes{}, Yes{}) : with_steps(Yes{}, No{});
       } else {
-        a.has_fill ? launch(No{}, Yes{}) : launch(No{}, No{});
+        a.has_fill ? with_steps(No{}, Yes{}) : with_steps(No{}, No{});
       }
       scope.check_launch();
       return;

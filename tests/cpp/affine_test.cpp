@@ -153,6 +153,36 @@ TEST(Affine, CudaEqualsCpu) {
   });
 }
 
+// The staged uint8 kernel walks planes by steps: one step where the planes are a dense [N, C]
+// (the contiguous cases above), the next-channel and next-image steps where they are not. Views
+// with word-aligned rows whose planes are not one step apart: channels sliced out of a wider
+// batch, every other image, one channel of two.
+TEST(Affine, CudaStagedPlaneStepsEqualCpu) {
+  SV_REQUIRE_GPU();
+  const Tensor wide = random_cpu({3, 5, 24, 40}, DType::UInt8, 3100);
+  const Tensor gpu_wide = with_layout(wide, Layout::Contiguous, kGpu);
+  auto views = [](const Tensor& t) {
+    return std::vector<Tensor>{t.slice(1, 1, 4), t.slice(0, 0, 3, 2).slice(1, 0, 3), t.slice(1, 2, 3)};
+  };
+  const std::vector<Tensor> cpu_views = views(wide), gpu_views = views(gpu_wide);
+  for (std::size_t v = 0; v < cpu_views.size(); ++v) {
+    const std::int64_t c = cpu_views[v].size(1);
+    std::vector<double> per_channel;
+    for (std::int64_t k = 0; k < c; ++k) per_channel.push_back(10.0 + 60.0 * static_cast<double>(k));
+    const std::vector<Fill> fills{std::nullopt, std::vector<double>{7.0}, per_channel};
+    for (const Fill& fill : fills) {
+      for (InterpolationMode mode : {InterpolationMode::Nearest, InterpolationMode::Bilinear}) {
+        SCOPED_TRACE("view " + std::to_string(v) + " " + interpolation_mode_name(mode) + (fill ? " fill" : ""));
+        ASSERT_TRUE(bitwise_equal(functional::rotate(cpu_views[v], -33.0, mode, false, std::nullopt, fill),
+                                  functional::rotate(gpu_views[v], -33.0, mode, false, std::nullopt, fill)));
+        ASSERT_TRUE(bitwise_equal(functional::affine(cpu_views[v], 21.0, {2.0, -1.5}, 1.1, {8.0, 3.0}, mode, fill),
+                                  functional::affine(gpu_views[v], 21.0, {2.0, -1.5}, 1.1, {8.0, 3.0}, mode, fill)));
+      }
+    }
+  }
+  EXPECT_TRUE(bitwise_equal(wide, gpu_wide)) << "the input must not change";
+}
+
 // 90 and 270 are transposed views of a flipped buffer (torch.rot90's strides), and contiguous()
 // of them is a transposing copy: both equal the CPU's for 1-, 2-, 4- and 8-byte values, sides
 // that are and are not whole 4-byte words, sizes around 32-, 64- and 128-value tiles, and
