@@ -82,8 +82,15 @@ struct AaArgs : PlaneGroups {  // loads of VEC elements
   AaTable<A> tx, ty;
 };
 
+// Blocks a multiprocessor must hold. uint8 left to the compiler takes 64 registers, 4 blocks (50 %
+// occupancy), and ncu put 1080p -> 540x960 at 69 % of the issue slots with 10.8 cycles a warp
+// instruction (bench/RESULTS.md, thirty-first session): latency more than instructions. Held at 6
+// it takes 40 registers without spills (6 % more SASS). 0 leaves the other dtypes to the compiler.
+template <class T>
+inline constexpr int kAaMinBlocks = std::is_same_v<T, std::uint8_t> ? 6 : 0;
+
 template <class T, class A>
-__global__ void __launch_bounds__(kThreads) aa_kernel(AaArgs<A> a) {
+__global__ void __launch_bounds__(kThreads, kAaMinBlocks<T>) aa_kernel(AaArgs<A> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   A* row = reinterpret_cast<A*>(smem_raw);
   constexpr int VEC = kAaVec<T>;
