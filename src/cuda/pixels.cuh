@@ -203,6 +203,17 @@ constexpr int pixel_min_blocks() {
   }
 }
 
+// Blocks per SM pixel_quad_kernel is built for: Op::kQuadMinBlocks where the op sets it (hue: its
+// quad form fits 48 registers with the same instructions as at 64), else pixel_min_blocks.
+template <class Op>
+constexpr int pixel_quad_min_blocks() {
+  if constexpr (requires { Op::kQuadMinBlocks; }) {
+    return Op::kQuadMinBlocks;
+  } else {
+    return pixel_min_blocks<Op>();
+  }
+}
+
 // uint8 ops with a quad form (Op::kQuads, kernels/color.hpp): op.quad(n, x[kIn], y[kOut]) on four
 // pixels, one 32-bit word per channel.
 template <class Op, class T>
@@ -250,7 +261,7 @@ __global__ void __launch_bounds__(kPixelThreads, pixel_min_blocks<Op>())
 // channel. A kernel of its own: sharing one with pixel_map_kernel's element paths cost the
 // channels-last saturation kernel 32 bytes of spills (0.270 -> 0.309 ms, eleventh session).
 template <class Op>
-__global__ void __launch_bounds__(kPixelThreads, pixel_min_blocks<Op>())
+__global__ void __launch_bounds__(kPixelThreads, pixel_quad_min_blocks<Op>())
     pixel_quad_kernel(DeviceImage<const std::uint8_t> in, DeviceImage<std::uint8_t> out, PixelGrid grid,
                       std::int64_t first_image, Op op) {
   std::uint32_t n, q;

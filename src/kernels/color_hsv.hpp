@@ -200,6 +200,10 @@ template <class T>
 struct HueOp {
   static constexpr int kIn = 3, kOut = 3;
   static constexpr bool kQuads = std::is_same_v<T, std::uint8_t>;
+  // The quad kernel at 5 blocks a multiprocessor: 64 -> 48 registers, the same 1576 SASS
+  // instructions, no spills; ncu had it issue-bound at 50 % occupancy with 9.7 cycles a warp
+  // instruction (bench/RESULTS.md, thirty-first session). The element kernel keeps 4 (at 5 it spills).
+  static constexpr int kQuadMinBlocks = 5;
   float hue_factor = 0;
   ToDtypeOp<T, float> to_float;  // to_dtype(image, float32, scale=True)
   ToDtypeOp<float, T> from_float;
