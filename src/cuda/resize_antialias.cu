@@ -85,12 +85,14 @@ struct AaArgs : PlaneGroups {  // loads of VEC elements
 // Blocks a multiprocessor must hold. uint8 left to the compiler takes 64 registers, 4 blocks (50 %
 // occupancy), and ncu put 1080p -> 540x960 at 69 % of the issue slots with 10.8 cycles a warp
 // instruction (bench/RESULTS.md, thirty-first session): latency more than instructions. Held at 6
-// it takes 40 registers without spills (6 % more SASS). 0 leaves the other dtypes to the compiler.
+// it takes 40 registers without spills (6 % more SASS): 540x960 1.08x on an H100. Channels-last
+// rows (a.group > 1) ran 5 % slower held (1080p -> 224, same run), so only planar launches take
+// this variant. 0 leaves the other dtypes and layouts to the compiler.
 template <class T>
 inline constexpr int kAaMinBlocks = std::is_same_v<T, std::uint8_t> ? 6 : 0;
 
-template <class T, class A>
-__global__ void __launch_bounds__(kThreads, kAaMinBlocks<T>) aa_kernel(AaArgs<A> a) {
+template <class T, class A, int MinBlocks>
+__global__ void __launch_bounds__(kThreads, MinBlocks) aa_kernel(AaArgs<A> a) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   A* row = reinterpret_cast<A*>(smem_raw);
   constexpr int VEC = kAaVec<T>;
@@ -288,6 +290,7 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
   a.in = in;
   a.out = out;
   static_cast<PlaneGroups&>(a) = plane_groups(in, sizeof(T), VEC * sizeof(T));
+  void (*const kernel)(AaArgs<A>) = a.group == 1 ? aa_kernel<T, A, kAaMinBlocks<T>> : aa_kernel<T, A, 0>;
 
   // Column tiles whose input span fits the shared-memory budget; exact spans from the host.
   std::vector<int> xmin, xsize;
@@ -326,7 +329,7 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
                       std::to_string(max_shared_bytes_optin(device)) + " bytes)",
                   "width " + std::to_string(in.w) + " resized to " + std::to_string(out.w));
     }
-    SV_CUDA_CHECK(cudaFuncSetAttribute(aa_kernel<T, A>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+    SV_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
                   "resize");
   }
   a.tile_w = tile_w;
@@ -360,7 +363,7 @@ void launch_antialias(const Tensor& input, const Tensor& output, kernels::Resamp
   aa_tables_kernel<A><<<dim3(blocks_for(std::max(out.w, out.h)), 2), kBlockThreads, 0, scope.handle()>>>(
       dx, dy, tx_min, tx_size, tx_w, ty_min, ty_size, ty_w, ty_q, ty_precision);
   scope.check_launch();
-  aa_kernel<T, A><<<grid, kThreads, static_cast<std::size_t>(shared), scope.handle()>>>(a);
+  kernel<<<grid, kThreads, static_cast<std::size_t>(shared), scope.handle()>>>(a);
   scope.check_launch();
 }
 
