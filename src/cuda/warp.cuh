@@ -10,11 +10,11 @@
 //    is four one-byte loads per output value, scattered over ~16 source rows per warp at a 30
 //    degree rotation: ncu put rotate 30 at 85 % of L1/TEX throughput with DRAM at 8 % (bench/
 //    RESULTS.md, seventeenth and nineteenth sessions).
-//  * warp_staged_kernel (uint8, word-aligned rows): a block per 32 x 8 output tile first reduces
-//    the bounding box of the taps its pixels read, then per plane copies that box into shared
-//    memory with coalesced 32-bit loads (~250 words at a 30 degree rotation, one or two per
-//    thread, where the gather issued 32 scattered load instructions per warp), and gathers the
-//    taps from there. The next plane's words are loaded into registers before the current plane
+//  * warp_staged_kernel (uint8, word-aligned rows): a block per 32 x 32 output tile (a thread per
+//    four pixels of a row) first reduces the bounding box of the taps its pixels read, then per
+//    plane copies that box into shared memory with coalesced 32-bit loads (~500 words at a 30
+//    degree rotation, two or three per thread, where the gather issued 32 scattered load
+//    instructions per warp for 32 pixels), and gathers the taps from there. The next plane's words are loaded into registers before the current plane
 //    is sampled (two shared buffers, one barrier a plane). A block whose box does not fit its
 //    buffer (strong downscales) gathers from global memory as warp_kernel does. Elastic keeps
 //    warp_kernel (launch_warp's MayStage). SV_WARP_SCHEDULE=direct (read once) keeps every launch
@@ -187,44 +187,67 @@ struct PlaneCursor {
 };
 
 // The staged schedule (uint8 planes of unit stride whose rows, planes and width are whole 32-bit
-// words: the host checks). Its tile and buffers:
-constexpr int kStagedTileW = 32, kStagedTileH = 8;
-static_assert(kStagedTileW * kStagedTileH == kBlockThreads, "a thread per pixel of the tile");
+// words: the host checks). Its tile: 32 x 32 output pixels, a thread per four adjacent pixels of
+// a row. Four pixels a thread share the plane loop's staging, cursors and barrier and leave by
+// one 32-bit store: with a pixel a thread (32 x 8 tiles) those took about half of the issue-bound
+// loop's instructions (sm_90 SASS: ~65 a plane a pixel, now ~37). A square tile's source box is
+// also smaller per pixel than a 32 x 8 tile's (at 30 degrees 44 x 44 bytes for 1024 pixels
+// against 32 x 23 for 256).
+constexpr int kStagedPixels = 4;  // adjacent output pixels of a row a thread samples
+constexpr int kStagedTileW = 32;
+constexpr int kStagedRowThreads = kStagedTileW / kStagedPixels;
+constexpr int kStagedTileH = kBlockThreads / kStagedRowThreads;
+static_assert(kStagedTileW % kStagedPixels == 0 && kBlockThreads % kStagedRowThreads == 0, "whole threads a tile");
 constexpr int kStagedWordsPerThread = 6;  // words of a plane's box a thread copies, at most
 constexpr int kStagedWords = kStagedWordsPerThread * kBlockThreads;  // a buffer: 6 KB
 
 // Nearest and HasFill are a.nearest and a.has_fill, and OneStep one_plane_step of both batches,
 // as template arguments: the plane loop is issue-bound (bench/RESULTS.md, nineteenth and
-// thirty-first sessions) and their branches cost it instructions.
+// thirty-first sessions) and their branches cost it instructions. word_out: the output's rows
+// and planes are whole aligned words of unit stride (the host checks), so that a thread's four
+// pixels leave by one 32-bit store; otherwise, and where a thread's pixels pass the right edge,
+// byte by byte.
 template <class Grid, bool Nearest, bool HasFill, bool OneStep>
-__global__ void __launch_bounds__(kBlockThreads)
-    warp_staged_kernel(WarpArgs<std::uint8_t> a, Grid grid, int tiles_w, PlaneSteps in_steps, PlaneSteps out_steps) {
+__global__ void __launch_bounds__(kBlockThreads) warp_staged_kernel(WarpArgs<std::uint8_t> a, Grid grid, int tiles_w,
+                                                                   PlaneSteps in_steps, PlaneSteps out_steps,
+                                                                   bool word_out) {
   using T = std::uint8_t;
   using A = typename PixelTaps<T, Grid>::A;
   __shared__ std::uint32_t stage[2][kStagedWords];
   __shared__ int box[4];  // the taps' columns [box[0], box[2]] and rows [box[1], box[3]]
   const int me = static_cast<int>(threadIdx.x);
-  const int ox = static_cast<int>(blockIdx.x) % tiles_w * kStagedTileW + me % kStagedTileW;
-  const int oy = static_cast<int>(blockIdx.x) / tiles_w * kStagedTileH + me / kStagedTileW;
-  const bool valid = ox < a.out.w && oy < a.out.h;
-  PixelTaps<T, Grid> t;
-  if (valid) t = pixel_taps(a, grid, ox, oy);
-  std::uint32_t first, last;
-  plane_range(a.planes, a.planes_per_group, first, last);
-
+  const int ox = static_cast<int>(blockIdx.x) % tiles_w * kStagedTileW + me % kStagedRowThreads * kStagedPixels;
+  const int oy = static_cast<int>(blockIdx.x) / tiles_w * kStagedTileH + me / kStagedRowThreads;
+  bool valid[kStagedPixels];
+  PixelTaps<T, Grid> t[kStagedPixels];
   // The box of the taps this tile loads (outside taps are never read).
   int x_lo = INT_MAX, y_lo = INT_MAX, x_hi = INT_MIN, y_hi = INT_MIN;
-  const int x0 = static_cast<int>(t.taps.x0), y0 = static_cast<int>(t.taps.y0);
-  if (valid && Nearest && x0 >= 0) {
-    x_lo = x_hi = x0;
-    y_lo = y_hi = y0;
-  } else if (valid && !Nearest && t.taps.inside != 0) {
-    const unsigned in = t.taps.inside;
-    x_lo = (in & 5u) ? x0 : x0 + 1;
-    x_hi = (in & 10u) ? x0 + 1 : x0;
-    y_lo = (in & 3u) ? y0 : y0 + 1;
-    y_hi = (in & 12u) ? y0 + 1 : y0;
+#pragma unroll
+  for (int k = 0; k < kStagedPixels; ++k) {
+    valid[k] = ox + k < a.out.w && oy < a.out.h;
+    if (valid[k]) {
+      t[k] = pixel_taps(a, grid, ox + k, oy);
+    } else {
+      t[k].taps.x0 = -1;  // outside for both modes (inside = 0): sampled without a branch, never stored
+    }
+    const int x0 = static_cast<int>(t[k].taps.x0), y0 = static_cast<int>(t[k].taps.y0);
+    if (valid[k] && Nearest && x0 >= 0) {
+      x_lo = min(x_lo, x0);
+      x_hi = max(x_hi, x0);
+      y_lo = min(y_lo, y0);
+      y_hi = max(y_hi, y0);
+    } else if (valid[k] && !Nearest && t[k].taps.inside != 0) {
+      const unsigned in = t[k].taps.inside;
+      x_lo = min(x_lo, (in & 5u) ? x0 : x0 + 1);
+      x_hi = max(x_hi, (in & 10u) ? x0 + 1 : x0);
+      y_lo = min(y_lo, (in & 3u) ? y0 : y0 + 1);
+      y_hi = max(y_hi, (in & 12u) ? y0 + 1 : y0);
+    }
   }
+  // valid[k] for the last pixel holds for all four (same row, smaller columns).
+  const bool whole_word = word_out && valid[kStagedPixels - 1];
+  std::uint32_t first, last;
+  plane_range(a.planes, a.planes_per_group, first, last);
 #pragma unroll
   for (int off = 16; off > 0; off /= 2) {
     x_lo = min(x_lo, __shfl_xor_sync(0xffffffffu, x_lo, off));
@@ -250,7 +273,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int pitch = words | 1;  // in words; odd, so that rows fall in different banks
   const std::int64_t dst = static_cast<std::int64_t>(oy) * a.out.stride_h + static_cast<std::int64_t>(ox) * a.out.stride_w;
   if (pitch * rows > kStagedWords) {  // block-uniform: the box does not fit a buffer
-    if (valid) gather_planes(a, t, dst, first, last);
+#pragma unroll
+    for (int k = 0; k < kStagedPixels; ++k) {
+      if (valid[k]) gather_planes(a, t[k], dst + k * a.out.stride_w, first, last);
+    }
     return;
   }
 
@@ -275,11 +301,17 @@ __global__ void __launch_bounds__(kBlockThreads)
       items = j + 1;
     }
   }
-  // The tap (x0, y0) in the first buffer, as a shared-window address like the stores': box byte
-  // (y0 - row0) * 4 pitch + x0 - 4 word0 (outside the box for an outside tap, which is never read).
-  // Through a generic pointer the compiler rebuilt the window base (S2R, LEA) every plane.
+  // Each pixel's tap (x0, y0) in the first buffer, as a shared-window address like the stores':
+  // box byte (y0 - row0) * 4 pitch + x0 - 4 word0 (outside the box for an outside tap, which is
+  // never read). Through a generic pointer the compiler rebuilt the window base (S2R, LEA) every
+  // plane.
   const int row_bytes = 4 * pitch;
-  const std::uint32_t tap_addr = stage_base + static_cast<std::uint32_t>((y0 - row0) * row_bytes + x0 - 4 * word0);
+  std::uint32_t tap_addr[kStagedPixels];
+#pragma unroll
+  for (int k = 0; k < kStagedPixels; ++k) {
+    const int x0 = static_cast<int>(t[k].taps.x0), y0 = static_cast<int>(t[k].taps.y0);
+    tap_addr[k] = stage_base + static_cast<std::uint32_t>((y0 - row0) * row_bytes + x0 - 4 * word0);
+  }
   auto shared_byte = [](std::uint32_t addr) {
     std::uint32_t b;
     asm volatile("ld.shared.u8 %0, [%1];" : "=r"(b) : "r"(addr));
@@ -317,28 +349,48 @@ __global__ void __launch_bounds__(kBlockThreads)
   for (std::uint32_t left = last > first ? last - first : 0; left > 0; --left) {
     const bool more = left > 1;  // a plane follows this one
     if (more) load();
-    if (valid) {
-      const std::uint32_t s = tap_addr + 4u * static_cast<std::uint32_t>(buffer);
+    const A fill = HasFill ? a.fill[a.fill_count == 1 ? 0 : store_at.channel] : A(0);
+    std::uint32_t out_word = 0;  // the four output bytes, pixel k in byte k
+#pragma unroll
+    for (int k = 0; k < kStagedPixels; ++k) {
+      const std::uint32_t s = tap_addr[k] + 4u * static_cast<std::uint32_t>(buffer);
       A v;
       if constexpr (Nearest) {
-        v = x0 >= 0 ? kernels::load_as<A>(shared_byte(s)) : A(0);
+        v = t[k].taps.x0 >= 0 ? kernels::load_as<A>(shared_byte(s)) : A(0);
       } else {  // bilinear_sample's sum: fma from 0, taps in order
-        const unsigned in_taps = t.taps.inside;
+        const unsigned in_taps = t[k].taps.inside;
         const std::uint32_t below = s + static_cast<std::uint32_t>(row_bytes);
+        const A* w = t[k].taps.w;
         v = 0;
-        if (in_taps & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(s)), t.taps.w[0], v);
-        if (in_taps & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(s + 1)), t.taps.w[1], v);
-        if (in_taps & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(below)), t.taps.w[2], v);
-        if (in_taps & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(below + 1)), t.taps.w[3], v);
+        if (in_taps & 1u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(s)), w[0], v);
+        if (in_taps & 2u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(s + 1)), w[1], v);
+        if (in_taps & 4u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(below)), w[2], v);
+        if (in_taps & 8u) v = kernels::fused_mul_add(kernels::load_as<A>(shared_byte(below + 1)), w[3], v);
       }
-      const A fill = HasFill ? a.fill[a.fill_count == 1 ? 0 : store_at.channel] : A(0);
-      store_at.plane[dst] = kernels::warp_output<T, typename Grid::Sample>(v, t.mask, Nearest, HasFill, fill);
+      const T value = kernels::warp_output<T, typename Grid::Sample>(v, t[k].mask, Nearest, HasFill, fill);
+      out_word |= static_cast<std::uint32_t>(value) << (8 * k);
+    }
+    if (whole_word) {
+      *reinterpret_cast<std::uint32_t*>(store_at.plane + dst) = out_word;
+    } else {
+#pragma unroll
+      for (int k = 0; k < kStagedPixels; ++k) {
+        if (valid[k]) store_at.plane[dst + k * a.out.stride_w] = static_cast<T>(out_word >> (8 * k));
+      }
     }
     store_at.advance(out_steps);
     buffer ^= kStagedWords;
     if (more) store(buffer);
     __syncthreads();
   }
+}
+
+// Whether rows, planes and width of an image batch of unit-stride bytes are whole aligned 32-bit
+// words (what the staged kernel reads its input by and stores its output by).
+inline bool word_rows(const kernels::ImageBatch& b) {
+  const auto words = [](std::int64_t bytes) { return bytes % 4 == 0; };
+  return b.stride_w == 1 && reinterpret_cast<std::uintptr_t>(b.data) % 4 == 0 && words(b.w) && words(b.stride_h) &&
+         (b.c <= 1 || words(b.stride_c)) && (b.n <= 1 || words(b.stride_n));
 }
 
 // Whether the staged schedule may read `in` by aligned 32-bit words: uint8 rows of unit stride,
@@ -349,10 +401,7 @@ inline bool staged_warp_fits(const kernels::ImageBatch& in) {
     const char* v = std::getenv("SV_WARP_SCHEDULE");
     return v != nullptr && std::strcmp(v, "direct") == 0;
   }();
-  const auto words = [](std::int64_t bytes) { return bytes % 4 == 0; };
-  return !direct && in.stride_w == 1 && reinterpret_cast<std::uintptr_t>(in.data) % 4 == 0 && words(in.w) &&
-         words(in.stride_h) && (in.c <= 1 || words(in.stride_c)) && (in.n <= 1 || words(in.stride_n)) &&
-         in.h * in.stride_h / 4 < (std::int64_t{1} << 31) - kStagedWords;
+  return !direct && word_rows(in) && in.h * in.stride_h / 4 < (std::int64_t{1} << 31) - kStagedWords;
 }
 
 // Launches the warp of `input` into `output` (both [N, C, H, W] image batches) for image dtype T.
@@ -385,11 +434,16 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
   if constexpr (MayStage && std::is_same_v<T, std::uint8_t>) {
     if (staged_warp_fits(in)) {
       const std::int64_t tiles_w = (out.w + kStagedTileW - 1) / kStagedTileW, tiles_h = (out.h + kStagedTileH - 1) / kStagedTileH;
-      const dim3 blocks(static_cast<unsigned>(tiles_w * tiles_h), g.grid.y);
+      // Plane groups as for a thread per pixel, counting the staged kernel's threads (one per
+      // kStagedPixels pixels), so that small images still fill the device.
+      const PixelMajorGrid sg = pixel_major_grid(out.h, (out.w + kStagedPixels - 1) / kStagedPixels, planes, stream.device_index());
+      a.planes_per_group = sg.planes_per_group;
+      const dim3 blocks(static_cast<unsigned>(tiles_w * tiles_h), sg.grid.y);
       const PlaneSteps in_steps = plane_steps(in), out_steps = plane_steps(out);
+      const bool word_out = word_rows(out);
       auto launch = [&](auto nearest, auto has_fill, auto one_step) {
         warp_staged_kernel<Grid, decltype(nearest)::value, decltype(has_fill)::value, decltype(one_step)::value>
-            <<<blocks, kBlockThreads, 0, scope.handle()>>>(a, grid, static_cast<int>(tiles_w), in_steps, out_steps);
+            <<<blocks, kBlockThreads, 0, scope.handle()>>>(a, grid, static_cast<int>(tiles_w), in_steps, out_steps, word_out);
       };
       auto with_steps = [&](auto nearest, auto has_fill) {
         if (one_plane_step(in_steps) && one_plane_step(out_steps)) {

@@ -144,7 +144,7 @@ TEST(Affine, CudaEqualsCpu) {
     }
     ASSERT_TRUE(bitwise_equal(functional::rotate(c.cpu_in, 61.0, c.mode, false, std::vector<double>{1.0, 2.5}, c.fill),
                               functional::rotate(c.gpu_in, 61.0, c.mode, false, std::vector<double>{1.0, 2.5}, c.fill)));
-    // A strong zoom out (each 32 x 8 tile reads a source box too large for the staged kernel's
+    // A strong zoom out (each 32 x 32 tile reads a source box too large for the staged kernel's
     // buffer: those blocks gather from global memory) and a zoom in (small boxes).
     for (double scale : {0.12, 3.5}) {
       ASSERT_TRUE(bitwise_equal(functional::affine(c.cpu_in, 12.0, {-3.0, 2.0}, scale, {4.0, 0.0}, c.mode, c.fill),

@@ -209,11 +209,13 @@ struct WarpCudaCase {
 
 template <class Check>
 void for_each_warp_cuda_case(Check&& check) {
-  // Widths that are whole 32-bit words (40, 200) send contiguous uint8 through the staged CUDA
-  // kernel (warp.cuh), whose tiles are 32 x 8: 70 x 200 leaves partial tiles on both edges.
+  // Widths that are whole 32-bit words (40, 132, 200) send contiguous uint8 through the staged
+  // CUDA kernel (warp.cuh), whose tiles are 32 x 32 with four pixels a thread: 70 x 200 and
+  // 100 x 132 leave partial tiles on both edges (132: one thread's four pixels past the last whole
+  // tile), and rotate's expanded outputs have widths that are not whole words (byte stores).
   std::vector<Dims> shapes{{3, 5, 7},       {2, 3, 9, 13},   {2, 1, 2, 6, 11}, {1, 1, 37},
                            {3, 17, 1},      {2, 4, 67, 101}, {0, 3, 4, 5},     {2, 3, 24, 40},
-                           {1, 2, 70, 200}};
+                           {1, 2, 70, 200}, {1, 3, 100, 132}};
   std::uint64_t seed = 7000;
   for (const Dims& shape : shapes) {
     const std::int64_t h = shape[shape.size() - 2], w = shape[shape.size() - 1], c = shape[shape.size() - 3];
