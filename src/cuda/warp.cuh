@@ -14,11 +14,12 @@
 //    four pixels of a row) first reduces the bounding box of the taps its pixels read, then per
 //    plane copies that box into shared memory with coalesced 32-bit loads (~500 words at a 30
 //    degree rotation, two or three per thread, where the gather issued 32 scattered load
-//    instructions per warp for 32 pixels), and gathers the taps from there. The next plane's words are loaded into registers before the current plane
-//    is sampled (two shared buffers, one barrier a plane). A block whose box does not fit its
-//    buffer (strong downscales) gathers from global memory as warp_kernel does. Elastic keeps
-//    warp_kernel (launch_warp's MayStage). SV_WARP_SCHEDULE=direct (read once) keeps every launch
-//    on warp_kernel, so that one build can time both.
+//    instructions per warp for 32 pixels), and gathers the taps from there. The next plane's
+//    words are loaded into registers before the current plane is sampled (two shared buffers,
+//    one barrier a plane). A block whose box does not fit its buffer (strong downscales) gathers
+//    from global memory as warp_kernel does. Elastic keeps warp_kernel (launch_warp's MayStage).
+//    SV_WARP_SCHEDULE=direct (read once) keeps every launch on warp_kernel, so that one build can
+//    time both.
 #pragma once
 
 #include <cuda_runtime.h>
