@@ -413,15 +413,12 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
                  const Stream& stream, const char* op) {
   const kernels::ImageBatch in = detail::image_batch(input), out = detail::image_batch(output);
   const std::int64_t planes = out.n * out.c;
-  const PixelMajorGrid g = pixel_major_grid(out.h, out.w, planes, stream.device_index());
   WarpArgs<T> a{};
   a.in = in;
   a.out = out;
   a.in_planes = plane_set(in);
   a.out_planes = plane_set(out);
   a.planes = static_cast<std::uint32_t>(planes);
-  a.planes_per_group = g.planes_per_group;
-  a.div_w = g.div_w;
   a.div_c = kernels::FastDivmod(static_cast<std::uint32_t>(std::max<std::int64_t>(out.c, 1)));
   a.nearest = mode == InterpolationMode::Nearest;
   a.has_fill = fill.has_value();
@@ -464,6 +461,11 @@ void launch_warp(const Tensor& input, const Tensor& output, const Grid& grid, In
       return;
     }
   }
+  // A thread per pixel (div_w splits a group's index into row and column; the staged kernel
+  // walks tiles instead and uses neither).
+  const PixelMajorGrid g = pixel_major_grid(out.h, out.w, planes, stream.device_index());
+  a.planes_per_group = g.planes_per_group;
+  a.div_w = g.div_w;
   warp_kernel<T, Grid><<<g.grid, kBlockThreads, 0, scope.handle()>>>(a, grid);
   scope.check_launch();
 }

@@ -983,6 +983,14 @@ TEST(Color, PixelQuadsEveryColourCudaEqualsCpu) {
   for (double f : {-0.5, -0.21, 0.0, 0.1, 0.37, 0.5}) {
     expect_equal("hue " + std::to_string(f), [f](const Tensor& x) { return functional::adjust_hue(x, f); });
   }
+  // Channels last takes pixel_map_kernel's element path, whose uint8 adjust_hue forms the quad
+  // form's word one pixel at a time (kernels::hsv_to_rgb_word).
+  const Tensor cpu_last = with_layout(cpu, Layout::ChannelsLast, Device::cpu());
+  const Tensor gpu_last = with_layout(cpu, Layout::ChannelsLast, kGpu);
+  for (double f : {-0.37, 0.21}) {
+    SCOPED_TRACE("hue channels last " + std::to_string(f));
+    EXPECT_TRUE(bitwise_equal(functional::adjust_hue(cpu_last, f), functional::adjust_hue(gpu_last, f)));
+  }
 }
 
 // float32 adjust_gamma through every mantissa: the values 0.5 + k 2^-24 hold each of the 2^23
