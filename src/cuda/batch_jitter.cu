@@ -67,11 +67,15 @@ struct JitterParams {
 
   SV_HOST_DEVICE ImageSteps<T> at(std::int64_t n) const {
     ImageSteps<T> s;
+    const double* f = factors + n * 4;
+    // adjust_hue's factor is in [-0.5, 0.5] (HueOp's remainder counts on it); the device cannot
+    // raise, so a hue factor outside (or NaN) leaves the image as it is at that step, as an order
+    // entry that is not 0-3 does (functional/batch.hpp).
+    const bool hue_ok = f[3] >= -0.5 && f[3] <= 0.5;
     for (int k = 0; k < 4; ++k) {
       const std::int64_t op = order[n * 4 + k];
-      s.op[k] = op >= 0 && op <= 3 && ((enabled >> op) & 1u) ? static_cast<int>(op) : -1;
+      s.op[k] = op >= 0 && op <= 3 && ((enabled >> op) & 1u) && (op != 3 || hue_ok) ? static_cast<int>(op) : -1;
     }
-    const double* f = factors + n * 4;
     s.brightness = kernels::BrightnessOp<T>{static_cast<kernels::opmath_t<T>>(f[0])};
     s.contrast = kernels::BlendFactors<T>::make(f[1]);
     s.mean = means != nullptr ? means[n] : kernels::opmath_t<T>(0);

@@ -3,6 +3,7 @@
 // the batch kernels must reproduce the CUDA functionals bit for bit.
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "streamvision/functional/batch.hpp"
 #include "test_utils.hpp"
@@ -263,6 +264,32 @@ TEST(Batch, ColorJitterBatchRejectsAnOrderThatIsNotAPermutation) {
 TEST(Batch, ColorJitterBatchEqualsTheChainOnCuda) {
   SV_REQUIRE_GPU();
   check_color_jitter_batch(kGpu);
+}
+
+// The CPU raises for a hue factor outside [-0.5, 0.5] (adjust_hue's check); CUDA cannot raise and
+// leaves the image as it is at that step: the other steps still apply, in their order.
+TEST(Batch, ColorJitterBatchHueFactorOutOfRange) {
+  const Tensor images = random_cpu({3, 3, 9, 20}, DType::UInt8, 6);
+  const std::vector<double> factors{1.2, 0.7, 1.3, 0.51, 0.8, 1.1, 0.6, -0.7, 1.0, 1.0, 1.5, std::nan("")};
+  Tensor f = empty({3, 4}, DType::Float64, Device::cpu());
+  std::copy(factors.begin(), factors.end(), f.data_as<double>());
+  const std::vector<std::int64_t> order{3, 0, 1, 2, 0, 3, 2, 1, 2, 1, 3, 0};
+  const Tensor o = tensor_of(order, {3, 4});
+  const std::array<bool, 4> all{true, true, true, true};
+  expect_error(ErrorKind::Value, "hue_factor", [&] { functional::color_jitter_batch(images, f, o, all); }, images,
+               random_cpu({3, 3, 9, 20}, DType::UInt8, 6));
+  SV_REQUIRE_GPU();  // the CPU half ran
+  const Tensor out = to_cpu(functional::color_jitter_batch(to_device(images, kGpu), to_device(f, kGpu), to_device(o, kGpu), all));
+  for (std::int64_t i = 0; i < 3; ++i) {
+    Tensor y = images.select(0, i);
+    for (int k = 0; k < 4; ++k) {
+      const std::int64_t op = order[static_cast<std::size_t>(4 * i + k)];
+      const double v = factors[static_cast<std::size_t>(4 * i + op)];
+      y = op == 0 ? functional::adjust_brightness(y, v) : op == 1 ? functional::adjust_contrast(y, v)
+          : op == 2 ? functional::adjust_saturation(y, v) : y;  // hue left out
+    }
+    EXPECT_TRUE(bitwise_equal(y, out.select(0, i))) << "image " << i;
+  }
 }
 
 // resized_crop_boxes: a box that fits at the first attempt (u picks the whole image), torchvision's

@@ -126,8 +126,9 @@ std::array<Tensor, 2> color_jitter_params(const Tensor& random,
 // order, bit for bit. images: [N, C, H, W] (C = 3; C = 1 on the CPU), factors float64 [N, 4],
 // order int64 [N, 4], on the images' device. On CUDA it is one pass over the batch for the four
 // steps (plus one reduction for the contrast means when contrast is enabled). An order that is
-// not a permutation raises on the CPU; the device cannot raise, so on CUDA an entry that is not
-// 0-3 leaves the image as it is at that step and a repeated contrast blends with the mean taken
+// not a permutation raises on the CPU, as does a hue factor outside [-0.5, 0.5]; the device
+// cannot raise, so on CUDA an entry that is not 0-3 or a hue factor outside [-0.5, 0.5] (or NaN)
+// leaves the image as it is at that step, and a repeated contrast blends with the mean taken
 // before the first.
 //
 // tail (optional): then to_dtype(dtype, scale) and normalize(mean, std) of each result, as
