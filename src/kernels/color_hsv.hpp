@@ -217,8 +217,10 @@ __device__ SV_FORCE_INLINE std::uint32_t permute_bytes(std::uint32_t a, std::uin
 // R shifted by 4 for g and by 2 for b; R is symmetric (R[i] = R[5 - i]), so g's is also
 // R[(7 - i) mod 6], and with the eight bytes U = R[0..5] R[0] R[1] of two words, r = U[i],
 // g = U[7 - i] and b = U[i + 2] stay inside U for sectors 0..5: selector nibbles i, 7 - i, i + 2,
-// i * 0xF1 + 0x270. Sector 6 (h rounded up to 1 by the remainder) is torch's sector 0 with f = 0
-// and takes sector 0's selector (its b would fall outside U).
+// i * 0xF1 + 0x270. Sector 6 (h rounded up to 1 by the remainder; its b would fall outside U) is
+// torch's sector 0 with f = 0, (v, t, p) with t = (0 + (1 - s)) v = p exactly; it takes sector
+// 5's selector, (v, p, qt), where qt is that same t (sector 6 counts as even): the same bytes,
+// for one min instead of a compare and a select.
 __device__ SV_FORCE_INLINE std::uint32_t hsv_to_rgb_word(const Hsv& hsv, float to_byte) {
   const float h6 = hsv.h * 6.0f;
   const std::uint32_t sector = floor_byte(h6);  // the bits of 2^23 + floor(h6): the sector 0..6 in the low byte
@@ -233,7 +235,7 @@ __device__ SV_FORCE_INLINE std::uint32_t hsv_to_rgb_word(const Hsv& hsv, float t
   const std::uint32_t u_low = permute_bytes(permute_bytes(bv, bq, 0x0040u), bp, 0x4410u);  // roles 0 1 2 2
   const std::uint32_t u_high = permute_bytes(bv, bq, 0x4004u);                            // roles 1 0 0 1
   // Only the selector's low 16 bits count: the 2^23 above them multiplies into bits 24 and up.
-  const std::uint32_t selector = sector == 0x4b000006u ? 0x270u : sector * 0xF1u + 0x270u;
+  const std::uint32_t selector = (sector < 0x4b000005u ? sector : 0x4b000005u) * 0xF1u + 0x270u;
   return permute_bytes(u_low, u_high, selector);
 }
 
@@ -262,12 +264,12 @@ SV_HOST_DEVICE SV_FORCE_INLINE bool hue_ordinary(float v) {
 // word_byte's permute and subtract: hue is bound by instruction issue, not by the conversion
 // unit that I2F shares with the two reciprocals (101.5 -> 98.5 SASS instructions a pixel).
 // Bytes 1 and 2 would need a shift and a mask first, so they keep word_byte.
-SV_HOST_DEVICE SV_FORCE_INLINE float hue_byte(std::uint32_t w, int k) {
+SV_HOST_DEVICE SV_FORCE_INLINE float hue_byte(std::uint32_t w, int k, std::uint32_t two23) {
 #if defined(__CUDA_ARCH__)
   if (k == 0) return __uint2float_rn(w & 0xffu);
   if (k == 3) return __uint2float_rn(w >> 24);
 #endif
-  return word_byte(w, k);
+  return word_byte(w, k, two23);
 }
 
 template <class T>
@@ -279,6 +281,7 @@ struct HueOp {
   // instruction (bench/RESULTS.md, thirty-first session). The element kernel keeps 4 (at 5 it spills).
   static constexpr int kQuadMinBlocks = 5;
   float hue_factor = 0;
+  std::uint32_t two23 = 0x4b000000u;  // word_byte's constant as a kernel argument (byte_word.hpp)
   ToDtypeOp<T, float> to_float;  // to_dtype(image, float32, scale=True)
   ToDtypeOp<float, T> from_float;
 
@@ -371,7 +374,8 @@ struct HueOp {
     SV_UNROLL
     for (int k = 0; k < 4; ++k) {
       const float scale = to_float.out_factor;
-      const Hsv hsv = shifted<true>(hue_byte(x[0], k) * scale, hue_byte(x[1], k) * scale, hue_byte(x[2], k) * scale);
+      const Hsv hsv = shifted<true>(hue_byte(x[0], k, two23) * scale, hue_byte(x[1], k, two23) * scale,
+                                    hue_byte(x[2], k, two23) * scale);
 #if defined(__CUDA_ARCH__)
       px[k] = hsv_to_rgb_word(hsv, from_float.in_factor);
 #else

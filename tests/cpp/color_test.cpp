@@ -633,7 +633,8 @@ TEST(ColorHue, EveryUint8ColourEqualsTheGeneralPath) {
     planes[2 * kPlane + i] = static_cast<std::uint8_t>(i);
   }
   const float to_unit = static_cast<float>(1.0 / 255.0), to_byte = static_cast<float>(256.0 - 1e-3);
-  for (double factor : {-0.31, 0.07}) {
+  // -0x1.56ac02p-5: (255, 64, 0)'s hue plus this rounds to 1 in the remainder (sector 6).
+  for (double factor : {-0.31, 0.07, -0x1.56ac02p-5}) {
     const auto op = kernels::make_hue_op<float>(factor);
     const Tensor out = functional::adjust_hue(img, factor);
     const auto* o = static_cast<const std::uint8_t*>(out.data());
@@ -980,7 +981,9 @@ TEST(Color, PixelQuadsEveryColourCudaEqualsCpu) {
   for (double f : {0.0, 0.4, 0.6, 1.0 - 1e-7, 1.0, 1.0 + 1e-7, 1.9, 40.0}) {
     expect_equal("saturation " + std::to_string(f), [f](const Tensor& x) { return functional::adjust_saturation(x, f); });
   }
-  for (double f : {-0.5, -0.21, 0.0, 0.1, 0.37, 0.5}) {
+  // -0x1.56ac02p-5 and -0x1.919192p-2: the hues of (255, 64, 0) and (30, 200, 90) plus these round
+  // to 1 in the remainder (sector 6, torch's sector 0 with f = 0; kernels::hsv_to_rgb_word).
+  for (double f : {-0.5, -0.21, 0.0, 0.1, 0.37, 0.5, -0x1.56ac02p-5, -0x1.919192p-2}) {
     expect_equal("hue " + std::to_string(f), [f](const Tensor& x) { return functional::adjust_hue(x, f); });
   }
   // Channels last takes pixel_map_kernel's element path, whose uint8 adjust_hue forms the quad
