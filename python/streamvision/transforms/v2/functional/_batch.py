@@ -125,8 +125,9 @@ def color_jitter_batch(images, factors, order, enabled=(True, True, True, True),
 
     On CUDA: one pass over the batch for the four steps (plus one reduction for the contrast means
     when contrast is enabled), no synchronisation, capturable; factors are not range-checked there
-    (the device cannot raise), an order entry outside 0-3 leaves that step out and a repeated
-    contrast blends with the mean taken before the first. The CPU checks both and raises.
+    (the device cannot raise): a hue factor outside [-0.5, 0.5] (or NaN) and an order entry outside
+    0-3 leave that step out, and a repeated contrast blends with the mean taken before the first.
+    The CPU checks them and raises.
     """
     return _C.color_jitter_batch(images, factors, order, [bool(e) for e in enabled], dtype=dtype, scale=scale,
                                  mean=None if mean is None else list(mean), std=None if std is None else list(std),
